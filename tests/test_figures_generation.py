@@ -1,0 +1,124 @@
+"""Chapter 5's figures draw, in both languages, what the text computes."""
+from __future__ import annotations
+
+import importlib.util
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+import lib
+from lib.figures import contextual, generation
+
+TOKENS_ZH = ["獎盃", "行李箱", "它", "大"]
+U = np.array([0.98, 0.76, 0.60, 1.06])        # the notes' scores u = h Eᵀ
+
+
+@pytest.fixture(params=["zh", "en"])
+def lang(request):
+    lib.setup(request.param)
+    yield request.param
+    plt.close("all")
+    lib.setup("en")
+
+
+def _heights(ax):
+    return np.array([p.get_height() for p in ax.patches if p.get_fill()])
+
+
+def _texts(fig):
+    return " ".join(t.get_text() for t in fig.findobj(matplotlib.text.Text))
+
+
+def _has_cjk(s):
+    return any("\u4e00" <= c <= "\u9fff" for c in s)
+
+
+def test_scores_probs_draws_u_and_its_softmax(lang):
+    fig = generation.plot_scores_probs(TOKENS_ZH, U)
+    left, right = fig.axes
+    assert np.allclose(_heights(left), U)
+    assert np.allclose(_heights(right), lib.softmax(U))
+    assert abs(_heights(right)[3] - 0.303) < 5e-4          # 大 at 0.303, as in the notes
+    assert [t.get_text() for t in left.get_xticklabels()] == TOKENS_ZH
+    if lang == "zh":
+        assert "機率" in _texts(fig)
+    else:
+        assert "probabilities" in _texts(fig)
+
+
+def test_cross_entropy_marks_the_three_cases(lang):
+    fig = generation.plot_cross_entropy((0.303, 0.9, 0.01))
+    ax = fig.axes[0]
+    marks = [l for l in ax.lines if l.get_marker() == "o"]
+    ys = sorted(float(l.get_ydata()[0]) for l in marks)
+    assert np.allclose(ys, sorted([1.194, 0.105, 4.605]), atol=1e-3)
+    assert ("交叉熵" in _texts(fig)) == (lang == "zh")
+
+
+def test_loss_curve_has_one_point_per_step_and_baseline(lang):
+    losses = np.linspace(3.5, 1.0, 40)
+    fig = generation.plot_loss(losses, baseline=np.log(50))
+    ax = fig.axes[0]
+    curve = ax.lines[0]
+    assert len(curve.get_xdata()) == 40 and np.allclose(curve.get_ydata(), losses)
+    assert any(np.allclose(l.get_ydata(), np.log(50)) for l in ax.lines[1:])
+
+
+def test_temperatures_panels_match_softmax_over_tau(lang):
+    taus = (0.5, 1.0, 2.0)
+    fig = generation.plot_temperatures(TOKENS_ZH, U, taus)
+    assert len(fig.axes) == 3
+    for ax, tau in zip(fig.axes, taus):
+        assert np.allclose(_heights(ax), lib.softmax(U, temperature=tau))
+    assert abs(_heights(fig.axes[0])[3] - 0.357) < 5e-4    # τ = 0.5: 大 from 0.303 to 0.357
+
+
+def test_temperature_frame_left_right_and_samples(lang):
+    vocab = [f"w{i}" for i in range(20)]
+    logp = np.log(lib.softmax(np.linspace(2.0, -2.0, 20)))
+    samples = ["alpha beta", "gamma delta"]
+    for tau in (0.01, 1.0, 5.0):
+        fig = generation.plot_temperature_frame(tau, TOKENS_ZH, U, vocab, logp, samples, top=6)
+        left, right = fig.axes[0], fig.axes[1]
+        assert np.allclose(_heights(left), lib.softmax(U, temperature=tau))
+        shown = _heights(right)
+        assert len(shown) == 6 and np.all(np.diff(shown) <= 1e-12)     # top six, sorted
+        assert np.allclose(shown, np.sort(lib.softmax(logp, temperature=tau))[::-1][:6])
+        assert np.all(np.isfinite(shown))
+        assert all(s in _texts(fig) for s in samples)
+        plt.close(fig)
+    # τ = 0.01 is greedy: all the mass on the best token
+    fig = generation.plot_temperature_frame(0.01, TOKENS_ZH, U, vocab, logp, samples)
+    assert _heights(fig.axes[0])[3] > 0.999
+
+
+def test_blank_prefix_and_join():
+    assert generation.blank_prefix(["它", "太", "大", "了"]) == ["它", "太"]
+    assert generation.blank_prefix("it is too big".split()) == ["it", "is", "too"]
+    with pytest.raises(ValueError):
+        generation.blank_prefix(["no", "marker"])
+    assert generation.join_tokens(["它", "太"], "zh") == "它太"
+    assert generation.join_tokens(["it", "is"], "en") == "it is"
+
+
+def test_cosine_by_layer_draws_the_values(lang):
+    cos = [1.0, 0.8, 0.35]
+    fig = contextual.plot_cosine_by_layer(cos, pronoun="它" if lang == "zh" else "it")
+    ax = fig.axes[0]
+    assert np.allclose(ax.lines[0].get_ydata(), cos)
+    assert len(ax.get_xticklabels()) == 3
+    assert ("輸入" in _texts(fig)) == (lang == "zh")
+
+
+_HAS_MODELS = (importlib.util.find_spec("lib.winograd") is not None
+               and importlib.util.find_spec("lib.widgets") is not None)
+
+
+@pytest.mark.skipif(not _HAS_MODELS, reason="lib.winograd / lib.widgets not in this checkout yet")
+def test_temperature_widget_builds_with_the_tiny_decoder(lang):
+    w = generation.temperature_widget(TOKENS_ZH, U, lang, taus=(0.01, 1.0))
+    assert w is not None
