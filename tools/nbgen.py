@@ -134,4 +134,7 @@ def main(argv: list[str] | None = None) -> int:
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    # run as the module `nbgen`, the one chapter sources import, so isinstance(…, Chapter) holds
+    import nbgen
+
+    raise SystemExit(nbgen.main())
