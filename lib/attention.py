@@ -94,7 +94,20 @@ def _check_qkv(Q, K, V):
     return Q, K, V
 
 
-def scaled_dot_product_attention(Q, K, V, causal=False, scale=True):
+def _check_mask(mask, scores_shape):
+    """A boolean mask that broadcasts to the scores and leaves every query a key to look at."""
+    m = np.asarray(mask)
+    if m.dtype != bool:
+        raise TypeError(f"mask must be boolean (True where a query may look), got dtype {m.dtype}")
+    try:
+        m = np.broadcast_to(m, scores_shape)
+    except ValueError:
+        raise ValueError(f"mask of shape {_v.fmt_shape(np.shape(mask))} does not fit the scores "
+                         f"of shape {_v.fmt_shape(scores_shape)} [..., N, N_k]") from None
+    return m
+
+
+def scaled_dot_product_attention(Q, K, V, causal=False, scale=True, mask=None):
     """Scaled dot-product attention: ``softmax(Q Kᵀ / √d_k) V``.
 
     ``α_ij = softmax_j(q_i · k_j / √d_k)`` and ``a_i = Σ_j α_ij v_j``. With ``causal=True``
@@ -109,6 +122,8 @@ def scaled_dot_product_attention(Q, K, V, causal=False, scale=True):
         Mask the future (needs ``N == N_k``).
     scale : bool or float
         ``True`` divides by √d_k, ``False`` uses the raw dot products, a number divides by it.
+    mask : array-like of bool, broadcastable to [N, N_k], optional
+        True where a query may look (e.g. to hide padding); combined with ``causal``.
 
     Returns
     -------
@@ -122,6 +137,10 @@ def scaled_dot_product_attention(Q, K, V, causal=False, scale=True):
         _v.check_dim("K", K.shape[-2], Q.shape[-2], "the number of keys with causal=True "
                      "(one key per query)")
         scores = np.where(causal_mask(Q.shape[-2]), scores, -np.inf)   # [N, N]
+    if mask is not None:
+        scores = np.where(_check_mask(mask, scores.shape), scores, -np.inf)  # [N, N_k]
+    if np.isneginf(scores).all(axis=-1).any():
+        raise ValueError("mask hides every key from some query; each row needs one key")
     weights = _softmax(scores)                               # [N, N_k]
     return weights @ V, weights                              # [N, d_v], [N, N_k]
 
@@ -139,7 +158,7 @@ def _check_projections(X, named):
     return X, out
 
 
-def self_attention(X, WQ, WK, WV, causal=False):
+def self_attention(X, WQ, WK, WV, causal=False, mask=None):
     """Single-head self-attention: ``Q, K, V = X W_Q, X W_K, X W_V``, then attention.
 
     Parameters
@@ -148,6 +167,7 @@ def self_attention(X, WQ, WK, WV, causal=False):
     WQ, WK : array-like, shape [d, d_k]
     WV : array-like, shape [d, d_v]
     causal : bool
+    mask : array-like of bool, broadcastable to [N, N], optional
 
     Returns
     -------
@@ -157,7 +177,7 @@ def self_attention(X, WQ, WK, WV, causal=False):
     X, (WQ, WK, WV) = _check_projections(X, [("WQ", WQ), ("WK", WK), ("WV", WV)])
     _v.check_dim("WK", WK.shape[1], WQ.shape[1], f"the number of columns d_k, as in WQ "
                  f"{_v.fmt_shape(WQ.shape)} (got WK {_v.fmt_shape(WK.shape)})")
-    return scaled_dot_product_attention(X @ WQ, X @ WK, X @ WV, causal=causal)
+    return scaled_dot_product_attention(X @ WQ, X @ WK, X @ WV, causal=causal, mask=mask)
 
 
 def _split_heads(M, n_heads):
@@ -167,7 +187,7 @@ def _split_heads(M, n_heads):
     return np.swapaxes(M, -2, -3)                            # [..., A, N, d_k]
 
 
-def multi_head_attention(X, WQ, WK, WV, WO, n_heads, causal=False):
+def multi_head_attention(X, WQ, WK, WV, WO, n_heads, causal=False, mask=None):
     """Multi-head attention: ``MHA(X) = (head_1 ⊕ … ⊕ head_A) W_O``.
 
     ``head_h = Attention(X W_Q^{(h)}, X W_K^{(h)}, X W_V^{(h)})`` where ``W^{(h)}`` are the
@@ -180,6 +200,7 @@ def multi_head_attention(X, WQ, WK, WV, WO, n_heads, causal=False):
     n_heads : int
         ``A``; must divide ``d``.
     causal : bool
+    mask : array-like of bool, broadcastable to [A, N, N], optional
 
     Returns
     -------
@@ -196,7 +217,7 @@ def multi_head_attention(X, WQ, WK, WV, WO, n_heads, causal=False):
         raise ValueError(f"n_heads must divide the width d = {d}, got n_heads = {A}")
     WQ, WK, WV, WO = Ws
     Q, K, V = (_split_heads(X @ W, A) for W in (WQ, WK, WV))  # [..., A, N, d_k]
-    heads, weights = scaled_dot_product_attention(Q, K, V, causal=causal)  # [..., A, N, d_k]
+    heads, weights = scaled_dot_product_attention(Q, K, V, causal=causal, mask=mask)  # [..., A, N, d_k]
     concat = np.swapaxes(heads, -2, -3).reshape(X.shape)     # [..., N, d]
     return concat @ WO, weights                              # [..., N, d], [..., A, N, N]
 

@@ -110,7 +110,7 @@ def _check_params(params):
         raise ValueError(f"params is missing the keys {missing} (it has {sorted(params)})")
 
 
-def transformer_block(x, params, causal=True):
+def transformer_block(x, params, causal=True, mask=None):
     """One pre-norm Transformer block, the five steps of the notes.
 
     ``t1 = LN(x)``; ``t2 = MHA(t1)``; ``t3 = t2 + x``; ``t4 = LN(t3)``; ``t5 = FFN(t4)``;
@@ -125,6 +125,8 @@ def transformer_block(x, params, causal=True):
         ``b1`` [d_ff]; ``W2`` [d_ff, d]; ``b2`` [d]; ``n_heads`` int.
     causal : bool
         Mask the future (a decoder) or not (an encoder).
+    mask : array-like of bool, broadcastable to [A, N, N], optional
+        True where a query may look (e.g. to hide padding).
 
     Returns
     -------
@@ -136,7 +138,7 @@ def transformer_block(x, params, causal=True):
     x = _v.as_array(x, "x", ndims="2+", meaning="[N, d]")
     t1 = layer_norm(x, p["gamma1"], p["beta1"])                                 # [N, d]
     t2, weights = multi_head_attention(t1, p["WQ"], p["WK"], p["WV"], p["WO"],
-                                       p["n_heads"], causal=causal)             # [N, d]
+                                       p["n_heads"], causal=causal, mask=mask)             # [N, d]
     t3 = t2 + x                                                                 # [N, d]
     t4 = layer_norm(t3, p["gamma2"], p["beta2"])                                # [N, d]
     t5 = feed_forward(t4, p["W1"], p["b1"], p["W2"], p["b2"])                   # [N, d]
