@@ -1,0 +1,243 @@
+"""Figures of chapter 3 (self-attention): the worked example, the √d_k scaling widget, the causal
+mask, and the dog-bites-man test of permutation equivariance.
+
+Every number drawn comes from ``lib`` (``scaled_dot_product_attention``, ``softmax``,
+``causal_mask``); these functions only lay it out. Labels come from ``lib.tr``.
+"""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ..attention import causal_mask, scaled_dot_product_attention, softmax
+from ..book import tr
+
+BLUE, ORANGE, GREY, GREEN = "#34558b", "#d9822b", "#9a9a9a", "#3a8a5c"
+
+__all__ = ["plot_worked_example", "entropy_bits", "scaling_frame_data", "draw_scaling",
+           "scaling_widget", "plot_masks", "plot_sentence_masks", "plot_word_order"]
+
+
+def plot_worked_example(q, K, V, tokens):
+    """The four steps for one query: raw and scaled scores, the weights, and the weighted sum.
+
+    Parameters
+    ----------
+    q : array-like, shape [d_k]
+        The query of one token.
+    K : array-like, shape [N, d_k]
+    V : array-like, shape [N, 2]
+        Two-dimensional values, so the last panel can draw them as arrows.
+    tokens : list of str, length N
+    """
+    q, K, V = (np.asarray(a, dtype=float) for a in (q, K, V))
+    if V.shape[-1] != 2:
+        raise ValueError(f"V must have 2 columns to be drawn as arrows, got shape {V.shape}")
+    out, w = scaled_dot_product_attention(q[None, :], K, V)            # [1, 2], [1, N]
+    out, w = out[0], w[0]
+    raw = K @ q                                                        # [N]
+    scaled = raw / np.sqrt(K.shape[-1])                                # [N]
+    x = np.arange(len(tokens))
+    fig, axes = plt.subplots(1, 3, figsize=(8, 2.9), gridspec_kw={"width_ratios": [1.1, 1, 1]})
+
+    ax = axes[0]
+    ax.bar(x - 0.2, raw, 0.4, color=GREY, label=tr(zh="① 內積 q·k", en="① dot product q·k"))
+    ax.bar(x + 0.2, scaled, 0.4, color=BLUE, label=tr(zh="② 除以 √d_k", en="② divided by √d_k"))
+    for xi, r, s in zip(x, raw, scaled):
+        ax.text(xi - 0.2, r, f"{r:g}", ha="center", va="bottom", fontsize=8)
+        ax.text(xi + 0.2, s, f"{s:.2f}", ha="center", va="bottom", fontsize=8)
+    ax.set_xticks(x, tokens)
+    ax.set_ylim(0, raw.max() * 1.3)
+    ax.set_title(tr(zh="分數", en="Scores"), fontsize=10)
+    ax.legend(fontsize=7, loc="upper right", frameon=False)
+
+    ax = axes[1]
+    ax.bar(x, w, color=ORANGE)
+    for xi, wi in zip(x, w):
+        ax.text(xi, wi, f"{wi:.2f}", ha="center", va="bottom", fontsize=8)
+    ax.set_xticks(x, tokens)
+    ax.set_ylim(0, 1.1)
+    ax.set_title(tr(zh="③ softmax 權重", en="③ softmax weights"), fontsize=10)
+
+    ax = axes[2]
+    for tok, v, wi in zip(tokens, V, w):
+        ax.annotate("", xy=v, xytext=(0, 0), arrowprops=dict(arrowstyle="-|>", color=GREY, lw=1))
+        ax.text(v[0] + 0.03, v[1] + 0.03, f"{tok} ({wi:.2f})", fontsize=8, color="#555555")
+    ax.annotate("", xy=out, xytext=(0, 0), arrowprops=dict(arrowstyle="-|>", color=ORANGE, lw=2.2))
+    ax.text(out[0], out[1] - 0.12, f"[{out[0]:.2f}, {out[1]:.2f}]", fontsize=8, color=ORANGE,
+            ha="center")
+    ax.set_xlim(-0.1, 1.35)
+    ax.set_ylim(-0.15, 1.2)
+    ax.set_aspect("equal")
+    ax.set_title(tr(zh="④ 值向量的加權總和", en="④ weighted sum of values"), fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def entropy_bits(weights, axis=-1):
+    """Entropy ``−Σ α log₂ α`` of attention weights, in bits (0 · log 0 counts as 0)."""
+    w = np.asarray(weights, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(w > 0, -w * np.log2(w), 0.0)
+    return terms.sum(axis=axis)
+
+
+def scaling_frame_data(d_k, scaled, n_keys=8, n_samples=2000, seed=0):
+    """What one frame of the √d_k widget shows, from unit-variance random queries and keys.
+
+    Returns a dict with ``scores`` [n_samples] (sampled q·k, divided by √d_k when ``scaled``),
+    ``weights`` [n_keys] (softmax over one query's scores against ``n_keys`` keys) and
+    ``entropy`` (their entropy in bits, averaged over ``n_samples // n_keys`` queries).
+    """
+    rng = np.random.default_rng(seed)
+    q = rng.standard_normal((n_samples // n_keys, 1, d_k))           # [M, 1, d_k]
+    k = rng.standard_normal((n_samples // n_keys, n_keys, d_k))      # [M, n_keys, d_k]
+    scores = (q * k).sum(-1)                                          # [M, n_keys]
+    if scaled:
+        scores = scores / np.sqrt(d_k)
+    w = softmax(scores)                                               # [M, n_keys]
+    return {"scores": scores.ravel(), "weights": w[0], "entropy": float(entropy_bits(w).mean()),
+            "n_keys": n_keys}
+
+
+def draw_scaling(d_k, scaled, d_ks=(1, 4, 16, 64, 256), n_keys=8):
+    """One frame of the √d_k widget: spread of q·k, one query's weights, entropy against d_k."""
+    data = scaling_frame_data(d_k, scaled, n_keys=n_keys)
+    fig, axes = plt.subplots(1, 3, figsize=(8, 2.8))
+    colour = BLUE if scaled else ORANGE
+    label = tr(zh="除以 √d_k", en="divided by √d_k") if scaled else tr(zh="不縮放", en="unscaled")
+
+    ax = axes[0]
+    lim = 4 * np.sqrt(max(d_ks))
+    ax.hist(data["scores"], bins=np.linspace(-lim, lim, 61), color=colour)
+    ax.set_xlim(-lim, lim)
+    ax.set_yticks([])
+    ax.set_title(tr(zh=f"分數的分布（標準差 {data['scores'].std():.1f}）",
+                    en=f"spread of scores (std {data['scores'].std():.1f})"), fontsize=9)
+
+    ax = axes[1]
+    ax.bar(np.arange(1, n_keys + 1), data["weights"], color=colour)
+    ax.set_ylim(0, 1)
+    ax.set_xticks(np.arange(1, n_keys + 1))
+    ax.set_xlabel(tr(zh="鍵", en="key"), fontsize=8)
+    ax.set_title(tr(zh="一個查詢的 softmax 權重", en="one query's softmax weights"), fontsize=9)
+
+    ax = axes[2]
+    for s, c in ((False, ORANGE), (True, BLUE)):
+        ent = [scaling_frame_data(dk, s, n_keys=n_keys, n_samples=400)["entropy"] for dk in d_ks]
+        ax.plot(d_ks, ent, "o-", color=c, alpha=1 if s == scaled else 0.35, ms=4,
+                label=tr(zh="除以 √d_k", en="÷ √d_k") if s else tr(zh="不縮放", en="unscaled"))
+    ax.plot([d_k], [data["entropy"]], "o", ms=11, mfc="none", mec="black")
+    ax.axhline(np.log2(n_keys), color=GREY, ls=":", lw=1)
+    ax.set_xscale("log", base=2)
+    ax.set_ylim(0, np.log2(n_keys) * 1.08)
+    ax.set_xlabel("d_k", fontsize=8)
+    ax.set_title(tr(zh="平均熵（位元）", en="mean entropy (bits)"), fontsize=9)
+    ax.legend(fontsize=7, frameon=False, loc="lower left")
+    fig.suptitle(f"d_k = {d_k} · {label}", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def scaling_widget(d_ks=(1, 4, 16, 64, 256)):
+    """The √d_k widget: d_k and scaling on/off on sliders, frames precomputed (works offline)."""
+    from .. import widgets
+
+    d_ks = tuple(d_ks)
+    return widgets.frames_widget(
+        lambda d_k, scaled: draw_scaling(d_k, scaled, d_ks=d_ks),
+        {"d_k": list(d_ks), "scaled": [False, True]},
+        labels={"d_k": "d_k", "scaled": tr(zh="除以 √d_k", en="÷ √d_k")})
+
+
+def _annotated_heatmap(ax, M, tokens, cmap, fmt, title, vmax=1.0):
+    ax.imshow(np.asarray(M, dtype=float), cmap=cmap, vmin=0, vmax=vmax)
+    n = len(tokens)
+    for i in range(n):
+        for j in range(n):
+            v = M[i, j]
+            txt = fmt(v)
+            ax.text(j, i, txt, ha="center", va="center", fontsize=8,
+                    color="white" if float(v) > 0.55 * vmax else "black")
+    ax.set_xticks(range(n), tokens, fontsize=8)
+    ax.set_yticks(range(n), tokens, fontsize=8)
+    ax.set_xlabel(tr(zh="鍵（被看的詞）", en="key (looked at)"), fontsize=8)
+    ax.set_title(title, fontsize=9)
+
+
+def plot_masks(weights_bidirectional, weights_causal, tokens):
+    """The causal mask as a picture, beside the weights without and with it.
+
+    Parameters
+    ----------
+    weights_bidirectional, weights_causal : array-like, shape [N, N]
+    tokens : list of str, length N
+    """
+    wb = np.asarray(weights_bidirectional, dtype=float)
+    wc = np.asarray(weights_causal, dtype=float)
+    n = len(tokens)
+    mask = causal_mask(n)
+    fig, axes = plt.subplots(1, 3, figsize=(8, 2.9))
+    _annotated_heatmap(axes[0], mask.astype(float), tokens, "Greys",
+                       lambda v: "✓" if v else "−∞", tr(zh="因果遮罩", en="causal mask"))
+    _annotated_heatmap(axes[1], wb, tokens, "Blues", lambda v: f"{v:.2f}",
+                       tr(zh="雙向：權重", en="bidirectional: weights"))
+    _annotated_heatmap(axes[2], wc, tokens, "Blues", lambda v: f"{v:.2f}",
+                       tr(zh="因果：權重", en="causal: weights"))
+    axes[0].set_ylabel(tr(zh="查詢（正在讀的詞）", en="query (reading)"), fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def plot_sentence_masks(tokens, query, key):
+    """What one query may see in the whole sentence, bidirectional vs causal.
+
+    Row ``query`` (e.g. 它/it) is outlined; the cell (``query``, ``key``) (e.g. 大/big) is
+    marked: visible without the mask, hidden with it when ``key > query``.
+    """
+    n = len(tokens)
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.9))
+    for ax, causal, title in ((axes[0], False, tr(zh="雙向（編碼器）", en="bidirectional (encoder)")),
+                              (axes[1], True, tr(zh="因果（解碼器、GPT）", en="causal (decoder, GPT)"))):
+        seen = causal_mask(n) if causal else np.ones((n, n), dtype=bool)
+        ax.imshow(seen, cmap="Blues", vmin=-0.3, vmax=1.6)
+        ax.add_patch(plt.Rectangle((-0.5, query - 0.5), n, 1, fill=False, ec=ORANGE, lw=2))
+        visible = bool(seen[query, key])
+        ax.text(key, query, "✓" if visible else "✗", ha="center", va="center", fontsize=12,
+                color=GREEN if visible else "#b03030", weight="bold")
+        ax.set_xticks(range(n), tokens, rotation=60, fontsize=8)
+        ax.set_yticks(range(n), tokens, fontsize=8)
+        ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_word_order(cases, token="咬"):
+    """The dog-bites-man test: the output of one token for two word orders, without and with
+    positions.
+
+    Parameters
+    ----------
+    cases : dict
+        ``{panel title: {sentence: output vector [2]}}``, two panels of two sentences each.
+    token : str
+        The token whose output is drawn (for the legend).
+    """
+    fig, axes = plt.subplots(1, len(cases), figsize=(8, 3.4), sharex=True, sharey=True)
+    for ax, (title, outs) in zip(np.atleast_1d(axes), cases.items()):
+        for (sentence, v), c, m, size in zip(outs.items(), (BLUE, ORANGE), ("o", "x"), (140, 90)):
+            v = np.asarray(v, dtype=float)
+            ax.annotate("", xy=v, xytext=(0, 0), arrowprops=dict(arrowstyle="-|>", color=c,
+                                                               lw=1.5, alpha=0.7))
+            ax.scatter([v[0]], [v[1]], marker=m, s=size, color=c, zorder=3,
+                       label=f"{sentence}: [{v[0]:.3f}, {v[1]:.3f}]",
+                       facecolors="none" if m == "o" else c)
+        ax.set_title(title, fontsize=10)
+        ax.set_xlim(-0.05, 1.0)
+        ax.set_ylim(-0.05, 1.0)
+        ax.set_aspect("equal")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8, loc="lower right", title=tr(zh=f"「{token}」的輸出", en=f"output of “{token}”"),
+                  title_fontsize=8)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,182 @@
+"""Figures of chapter 3's "positions inside the dot product": the sinusoidal encoding as a clock,
+its table and its distance-only dot products, and the RoPE widget.
+
+Every value drawn comes from ``lib.sinusoidal_encoding`` and ``lib.rope``; labels from ``lib.tr``.
+"""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from ..book import tr
+from ..positions import angular_speeds, rope, sinusoidal_encoding
+
+BLUE, ORANGE, GREY = "#34558b", "#d9822b", "#9a9a9a"
+HAND_STYLE = ((0.95, 1.2, "#b03030"), (0.75, 2.2, BLUE), (0.55, 3.4, "#222222"))  # length, width, colour
+
+__all__ = ["plot_clock", "plot_encoding_table", "rope_scores", "draw_rope", "rope_widget",
+           "plot_rope_distance"]
+
+
+def _hand_names():
+    return (tr(zh="秒針", en="second hand"), tr(zh="分針", en="minute hand"),
+            tr(zh="時針", en="hour hand"))
+
+
+def plot_clock(positions, d=6, base=10000.0):
+    """One clock face per position; pair ``k`` of the encoding is a hand.
+
+    The pair ``(sin pω_k, cos pω_k)`` read as ``(x, y)`` is a hand that starts at 12 o'clock and
+    turns clockwise by ``ω_k`` per position: ``k = 0`` is the second hand, the last pair the
+    hour hand. ``d`` must be even; ``d = 6`` gives three hands.
+    """
+    positions = list(positions)
+    pe = sinusoidal_encoding(positions, d, base)                       # [N, d]
+    n_hands = d // 2
+    fig, axes = plt.subplots(1, len(positions), figsize=(min(8, 1.9 * len(positions)), 2.3))
+    names = _hand_names()
+    for ax, p, row in zip(np.atleast_1d(axes), positions, pe):
+        ax.add_patch(plt.Circle((0, 0), 1, fill=False, color=GREY))
+        for t in range(12):
+            a = 2 * np.pi * t / 12
+            ax.plot([0.9 * np.sin(a), np.sin(a)], [0.9 * np.cos(a), np.cos(a)], color=GREY, lw=0.8)
+        for k in range(n_hands):
+            length, width, colour = HAND_STYLE[min(k, 2)] if n_hands <= 3 else (
+                0.95 - 0.4 * k / (n_hands - 1), 1 + 2.4 * k / (n_hands - 1), plt.cm.viridis(k / n_hands))
+            x, y = row[2 * k], row[2 * k + 1]                           # sin, cos
+            ax.plot([0, length * x], [0, length * y], color=colour, lw=width, solid_capstyle="round",
+                    label=names[k] if n_hands <= 3 and k < 3 else None)
+        ax.set_xlim(-1.1, 1.1)
+        ax.set_ylim(-1.1, 1.1)
+        ax.set_aspect("equal")
+        ax.axis("off")
+        ax.set_title(tr(zh=f"第 {p} 號", en=f"position {p}"), fontsize=9)
+    if n_hands <= 3:
+        handles, labels = np.atleast_1d(axes)[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="lower center", ncol=n_hands, fontsize=8, frameon=False)
+        fig.tight_layout(rect=(0, 0.1, 1, 1))
+    else:
+        fig.tight_layout()
+    return fig
+
+
+def plot_encoding_table(n_positions=64, d=32, base=10000.0):
+    """Heatmap of the sinusoidal table ``PE`` [n_positions, d], beside ``PE PEᵀ``.
+
+    The second panel's constant diagonals show that ``PE[p] · PE[p']`` depends only on
+    ``p − p'``.
+    """
+    pe = sinusoidal_encoding(np.arange(n_positions), d, base)          # [N, d]
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.6), gridspec_kw={"width_ratios": [1, 1.25]})
+    im = axes[0].imshow(pe, aspect="auto", cmap="RdBu_r", vmin=-1, vmax=1)
+    axes[0].set_xlabel(tr(zh="維度（左快右慢）", en="dimension (fast → slow)"), fontsize=8)
+    axes[0].set_ylabel(tr(zh="位置", en="position"), fontsize=8)
+    axes[0].set_title(tr(zh=f"正弦編碼表（d = {d}）", en=f"sinusoidal table (d = {d})"), fontsize=9)
+    fig.colorbar(im, ax=axes[0], fraction=0.05)
+    im = axes[1].imshow(pe @ pe.T, cmap="viridis")
+    axes[1].set_xlabel(tr(zh="位置 p′", en="position p′"), fontsize=8)
+    axes[1].set_ylabel(tr(zh="位置 p", en="position p"), fontsize=8)
+    axes[1].set_title(tr(zh="內積 PE[p]·PE[p′]：只看距離", en="PE[p]·PE[p′]: only the distance counts"),
+                      fontsize=9)
+    fig.colorbar(im, ax=axes[1], fraction=0.05)
+    fig.tight_layout()
+    return fig
+
+
+def rope_scores(q, k, distances, theta):
+    """``rope(q, m) · rope(k, n)`` for each distance ``m − n`` (with ``n = 0``)."""
+    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
+    k0 = rope(k, 0, theta=theta)                                       # [d]
+    return np.array([rope(q, m, theta=theta) @ k0 for m in distances])
+
+
+def _arrow(ax, v, colour, alpha=1.0, ls="-", label=None):
+    ax.annotate("", xy=v, xytext=(0, 0),
+                arrowprops=dict(arrowstyle="-|>", color=colour, lw=2, alpha=alpha, ls=ls))
+    if label:
+        ax.text(v[0] * 1.08, v[1] * 1.08, label, color=colour, alpha=alpha, fontsize=9,
+                ha="center", va="center")
+
+
+def draw_rope(angle, m, n, q=(1.0, 2.0), k=(2.0, 1.0), max_distance=12):
+    """One frame of the RoPE widget.
+
+    Left: ``q`` (at position ``m``) and ``k`` (at position ``n``) before rotation (faded) and
+    after (solid), each turned ``position · angle`` degrees; their dot product. Right: the score
+    against the distance ``m − n`` for this angle, the current distance circled.
+    """
+    theta = np.deg2rad(angle)
+    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
+    q_rot, k_rot = rope(q, m, theta=theta), rope(k, n, theta=theta)   # [2], [2]
+    score = float(q_rot @ k_rot)
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.5), gridspec_kw={"width_ratios": [1, 1.35]})
+
+    ax = axes[0]
+    r = 1.25 * max(np.linalg.norm(q), np.linalg.norm(k))
+    ax.add_patch(plt.Circle((0, 0), np.linalg.norm(q), fill=False, color=GREY, lw=0.5, ls=":"))
+    ax.add_patch(plt.Circle((0, 0), np.linalg.norm(k), fill=False, color=GREY, lw=0.5, ls=":"))
+    _arrow(ax, q, BLUE, alpha=0.3, ls="--")
+    _arrow(ax, k, ORANGE, alpha=0.3, ls="--")
+    _arrow(ax, q_rot, BLUE, label=f"q (m={m})")
+    _arrow(ax, k_rot, ORANGE, label=f"k (n={n})")
+    ax.set_xlim(-r, r)
+    ax.set_ylim(-r, r)
+    ax.set_aspect("equal")
+    ax.axhline(0, color=GREY, lw=0.5)
+    ax.axvline(0, color=GREY, lw=0.5)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_title(tr(zh=f"每個位置轉 {angle}°：q·k = {score:.3f}",
+                    en=f"{angle}° per position: q·k = {score:.3f}"), fontsize=9)
+
+    ax = axes[1]
+    dist = np.arange(-max_distance, max_distance + 1)
+    s = rope_scores(q, k, dist, theta)
+    ax.plot(dist, s, "o-", color=GREY, ms=3, lw=1)
+    ax.plot([m - n], [score], "o", ms=11, mfc="none", mec=BLUE, mew=2)
+    ax.axhline(float(q @ k), color=GREY, ls=":", lw=1)
+    ax.text(dist[0], float(q @ k), tr(zh=" 不轉時", en=" unrotated"), fontsize=7, va="bottom",
+            color="#555555")
+    ax.set_xlabel(tr(zh="距離 m − n", en="distance m − n"), fontsize=8)
+    ax.set_ylabel("q·k", fontsize=8)
+    lim = np.linalg.norm(q) * np.linalg.norm(k) * 1.1
+    ax.set_ylim(-lim, lim)
+    ax.grid(alpha=0.3)
+    ax.set_title(tr(zh="分數只看距離", en="the score depends only on the distance"), fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def rope_widget(angles=(15, 30, 45), ms=(1, 2, 3, 5, 7), ns=(1, 5)):
+    """The RoPE widget: angle per position, the query's and the key's positions on sliders.
+
+    The default grid (3 × 5 × 2 = 30 frames) holds the notes' pairs (1, 1), (2, 1), (3, 1),
+    (7, 5), and pairs at equal distance such as (3, 1) and (7, 5).
+    """
+    from .. import widgets
+
+    return widgets.frames_widget(
+        draw_rope, {"angle": list(angles), "m": list(ms), "n": list(ns)},
+        labels={"angle": tr(zh="每位置角度（°）", en="degrees per position"),
+                "m": tr(zh="q 的位置 m", en="q's position m"),
+                "n": tr(zh="k 的位置 n", en="k's position n")})
+
+
+def plot_rope_distance(d=64, max_distance=200, base=10000.0, theta_deg=30):
+    """The score of ``q = k = (1, …, 1)`` against distance: 30° per position in 2-D (turns back
+    every 12 positions) vs real RoPE's speeds ``ω_k`` in ``d`` dimensions (normalised by ``d``).
+    """
+    dist = np.arange(max_distance + 1)
+    toy = rope_scores(np.ones(2), np.ones(2), dist, np.deg2rad(theta_deg)) / 2
+    real = rope_scores(np.ones(d), np.ones(d), dist, angular_speeds(d, base)) / d
+    fig, ax = plt.subplots(figsize=(7, 2.8))
+    ax.plot(dist, toy, color=GREY, lw=1, label=tr(zh=f"二維、每位置 {theta_deg}°",
+                                                  en=f"2-D, {theta_deg}° per position"))
+    ax.plot(dist, real, color=BLUE, lw=2, label=tr(zh=f"真正的 RoPE（d = {d}，ω_k）",
+                                                   en=f"real RoPE (d = {d}, ω_k)"))
+    ax.set_xlabel(tr(zh="距離 m − n", en="distance m − n"), fontsize=8)
+    ax.set_ylabel(tr(zh="q·k ÷ d", en="q·k ÷ d"), fontsize=8)
+    ax.legend(fontsize=8, frameon=False)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
