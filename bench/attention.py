@@ -1,0 +1,105 @@
+"""Attention against sequence length: the NumPy reference, the Torch mirror, torch's fused kernel.
+
+Each (implementation, N) runs in a fresh subprocess, so that its peak memory is its own: the
+peak resident set size after the run minus the one before it (on the CPU), or
+``torch.cuda.max_memory_allocated`` (on a GPU). Time is the median of several runs after a
+warm-up. ``d_k = 64``, one head, float32, no mask.
+
+    python bench/attention.py                # N = 128 … 4096 on the CPU (and CUDA if present)
+    python bench/attention.py --n 1024 --reps 20
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+IMPLS = ("numpy", "torch_mirror", "torch_fused")
+
+_CHILD = r"""
+import json, resource, statistics, sys, time
+sys.path.insert(0, {root!r})
+import numpy as np, torch
+import lib, lib.torch_mirror as tm
+torch.set_num_threads({threads})
+impl, N, d_k, reps, device = {impl!r}, {n}, 64, {reps}, {device!r}
+rng = np.random.default_rng(0)
+Q, K, V = (rng.standard_normal((N, d_k)).astype(np.float32) for _ in range(3))
+if impl == "numpy":
+    run = lambda: lib.scaled_dot_product_attention(Q, K, V)
+else:
+    Qt, Kt, Vt = (torch.from_numpy(a).to(device) for a in (Q, K, V))
+    if impl == "torch_mirror":
+        run = lambda: tm.scaled_dot_product_attention(Qt, Kt, Vt)
+    else:
+        run = lambda: torch.nn.functional.scaled_dot_product_attention(Qt[None], Kt[None], Vt[None])
+sync = (lambda: torch.cuda.synchronize()) if device == "cuda" else (lambda: None)
+with torch.inference_mode():
+    # the peak is taken from before the first run (ru_maxrss only ever grows)
+    if device == "cuda":
+        torch.cuda.reset_peak_memory_stats()
+        base = torch.cuda.memory_allocated()
+    else:
+        base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    run(); sync()
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter(); run(); sync(); times.append(time.perf_counter() - t0)
+    if device == "cuda":
+        peak = torch.cuda.max_memory_allocated() - base
+    else:
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - base
+print(json.dumps({{"seconds": statistics.median(times), "peak_bytes": max(peak, 0)}}))
+"""
+
+
+def measure(impl: str, n: int, reps: int, device: str, threads: int) -> dict:
+    code = _CHILD.format(root=str(ROOT), impl=impl, n=n, reps=reps, device=device, threads=threads)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def devices() -> list[str]:
+    import torch
+
+    return ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
+
+
+def table(ns, reps, threads) -> list[dict]:
+    rows = []
+    for device in devices():
+        for n in ns:
+            for impl in IMPLS:
+                if impl == "numpy" and device != "cpu":
+                    continue
+                r = measure(impl, n, reps, device, threads)
+                rows.append({"device": device, "N": n, "impl": impl, **r})
+    return rows
+
+
+def print_table(rows) -> None:
+    print(f"{'device':6} {'N':>5} {'impl':13} {'ms':>9} {'peak MiB':>9} {'× fused':>8}")
+    fused = {(r["device"], r["N"]): r["seconds"] for r in rows if r["impl"] == "torch_fused"}
+    for r in rows:
+        ratio = r["seconds"] / fused[(r["device"], r["N"])]
+        print(f"{r['device']:6} {r['N']:5d} {r['impl']:13} {r['seconds'] * 1e3:9.2f} "
+              f"{r['peak_bytes'] / 2**20:9.1f} {ratio:8.2f}")
+
+
+def main(argv=None) -> list[dict]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, nargs="*", default=[128, 256, 512, 1024, 2048, 4096])
+    parser.add_argument("--reps", type=int, default=7)
+    parser.add_argument("--threads", type=int, default=2, help="torch threads (CI has 2 cores)")
+    args = parser.parse_args(argv)
+    rows = table(args.n, args.reps, args.threads)
+    print_table(rows)
+    return rows
+
+
+if __name__ == "__main__":
+    main()
