@@ -1,0 +1,321 @@
+"""Attention heatmaps, head ablation and surprisal for chapter 7 (the look back).
+
+Everything here is measured on the book's tiny models through ``lib.winograd``; nothing is
+typed in. The drawing functions take arrays, so tests can feed them made-up attention; the
+``*_widget`` and ``measure_*`` functions run the models.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from lib.book import current_lang, tr
+
+__all__ = [
+    "plot_attention", "map_names", "pair_maps", "attention_widget", "route", "head_stats",
+    "ablation_accuracies", "plot_ablation", "surprisal_pair", "plot_surprisal",
+    "pronoun_shift",
+]
+
+_RED, _BLUE, _GREY = "#d62728", "#1f77b4", "#8c8c8c"
+LANG_NAMES = {"zh": "中文", "en": "English"}
+
+
+def _view_names():
+    return {"big": tr(zh="太大", en="too big"), "small": tr(zh="太小", en="too small"),
+            "diff": tr(zh="差：大 − 小", en="difference: big − small")}
+
+
+def map_names(n_layers: int, n_heads: int) -> list:
+    """Display names of the maps: every (layer, head), then the rollout."""
+    names = [tr(zh=f"第 {l + 1} 層・頭 {h + 1}", en=f"layer {l + 1} · head {h + 1}")
+             for l in range(n_layers) for h in range(n_heads)]
+    return names + [tr(zh="注意力展開（rollout）", en="attention rollout")]
+
+
+# ------------------------------------------------------------------------------ drawing
+
+
+def plot_attention(weights, tokens, title: str = "", diff: bool = False, highlight=None,
+                   ax=None):
+    """One attention map: row i = query token i, column j = key token j.
+
+    ``diff=True`` draws a signed map (a difference of two maps) with a diverging colour scale
+    centred on 0. ``highlight`` is a row index (the pronoun) to frame.
+    """
+    w = np.asarray(weights, dtype=float)  # [N, N]
+    n = len(tokens)
+    if w.shape != (n, n):
+        raise ValueError(f"weights must have shape [{n}, {n}] for {n} tokens, got {list(w.shape)}")
+    own = ax is None
+    if own:
+        fig, ax = plt.subplots(figsize=(5.6, 5.0))
+    else:
+        fig = ax.figure
+    if diff:
+        lim = max(float(np.abs(w).max()), 1e-6)
+        im = ax.imshow(w, cmap="RdBu_r", vmin=-lim, vmax=lim)
+    else:
+        im = ax.imshow(w, cmap="Blues", vmin=0, vmax=1)
+    ax.set_xticks(range(n), tokens, rotation=60, ha="right", fontsize=9)
+    ax.set_yticks(range(n), tokens, fontsize=9)
+    ax.set_xlabel(tr(zh="被看的詞（鍵）", en="attended token (key)"), fontsize=9)
+    ax.set_ylabel(tr(zh="看的詞（查詢）", en="attending token (query)"), fontsize=9)
+    if highlight is not None:
+        ax.add_patch(plt.Rectangle((-0.5, highlight - 0.5), n, 1, fill=False, ec=_RED, lw=2))
+        row = w[highlight]
+        for j, v in enumerate(row):
+            if abs(v) >= 0.095:
+                dark = abs(v) > 0.55 * (np.abs(w).max() if diff else 1.0)
+                ax.text(j, highlight, f"{v:+.2f}" if diff else f"{v:.2f}", ha="center",
+                        va="center", fontsize=7, color="white" if dark else "black")
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.03)
+    if own:
+        fig.tight_layout()
+    return fig
+
+
+# -------------------------------------------------------------- the model's attention
+
+
+@lru_cache(maxsize=None)
+def _pair(lang: str) -> dict:
+    """The encoder on the canonical pair: tokens, attention [L, A, N, N] and rollout [N, N]."""
+    import lib
+    from lib import winograd
+
+    big, small = winograd.canonical_pair(lang)
+    rb, rs = winograd.resolve(big, lang), winograd.resolve(small, lang)
+    return {
+        "tokens_big": list(rb.tokens), "tokens_small": list(rs.tokens),
+        "pronoun": int(rb.pronoun_index),
+        "big": np.asarray(rb.attention), "small": np.asarray(rs.attention),
+        "rollout_big": lib.attention_rollout(rb.attention),
+        "rollout_small": lib.attention_rollout(rs.attention),
+        "referent_big": rb.referent, "referent_small": rs.referent,
+    }
+
+
+def pair_maps(lang: str) -> dict:
+    """``{(view, map_index): (weights [N, N], tokens)}`` for the widget; map L·A is the rollout."""
+    d = _pair(lang)
+    L, A = d["big"].shape[:2]
+    out = {}
+    for m in range(L * A + 1):
+        get = (lambda s: d[f"rollout_{s}"]) if m == L * A else (lambda s: d[s][m // A, m % A])
+        out[("big", m)] = (get("big"), d["tokens_big"])
+        out[("small", m)] = (get("small"), d["tokens_small"])
+        tokens = [b if b == s else f"{b}/{s}" for b, s in zip(d["tokens_big"], d["tokens_small"])]
+        out[("diff", m)] = (get("big") - get("small"), tokens)
+    return out
+
+
+def attention_widget(langs=("zh", "en")):
+    """The signature widget: language × big/small/difference × (every head, rollout).
+
+    2 languages × 3 views × (L·A + 1) maps: 30 precomputed frames for the book's 2 × 2 encoder.
+    """
+    from lib import widgets
+
+    maps = {lang: pair_maps(lang) for lang in langs}
+    L, A = _pair(langs[0])["big"].shape[:2]
+    names = map_names(L, A)
+    views = _view_names()
+    lang_by_name = {LANG_NAMES[l]: l for l in langs}
+    view_by_name = {v: k for k, v in views.items()}
+    map_by_name = {n: i for i, n in enumerate(names)}
+
+    def draw(language, sentence, attention):
+        lang, view, m = lang_by_name[language], view_by_name[sentence], map_by_name[attention]
+        w, tokens = maps[lang][(view, m)]
+        fig = plot_attention(w, tokens, title=f"{views[view]} · {attention}", diff=view == "diff",
+                             highlight=_pair(lang)["pronoun"])
+        fig.set_size_inches(5.4, 4.9)
+        return fig
+
+    return widgets.frames_widget(
+        draw, {"language": list(lang_by_name), "sentence": list(view_by_name),
+               "attention": names},
+        labels={"language": tr(zh="語言", en="language"), "sentence": tr(zh="句子", en="sentence"),
+                "attention": tr(zh="注意力圖", en="map")})
+
+
+# ------------------------------------------------------------------ measuring the route
+
+
+def _top(row, tokens, skip=()):
+    order = [j for j in np.argsort(row)[::-1] if j not in skip]
+    j = int(order[0])
+    return tokens[j], float(row[j]), j
+
+
+def route(lang: str) -> dict:
+    """Where each head sends the pronoun and the adjective on the canonical pair.
+
+    Returns ``{(layer, head): {"pronoun_big": (token, weight), "pronoun_small": …,
+    "adjective_big": …, "adjective_small": …}}`` (the key each row weights most, self
+    excluded), plus ``"rollout"`` with the rollout's pronoun rows.
+    """
+    from lib import corpus
+
+    d = _pair(lang)
+    tb, ts, p = d["tokens_big"], d["tokens_small"], d["pronoun"]
+    adj = next(i for i, (b, s) in enumerate(zip(tb, ts)) if b != s)
+    L, A = d["big"].shape[:2]
+    out = {}
+    for l in range(L):
+        for h in range(A):
+            out[(l, h)] = {
+                "pronoun_big": _top(d["big"][l, h, p], tb, skip=(p,))[:2],
+                "pronoun_small": _top(d["small"][l, h, p], ts, skip=(p,))[:2],
+                "adjective_big": _top(d["big"][l, h, adj], tb, skip=(adj,))[:2],
+                "adjective_small": _top(d["small"][l, h, adj], ts, skip=(adj,))[:2],
+            }
+    nouns = corpus.nouns_of(tb, lang)
+    idx = [tb.index(n) for n in nouns]
+    out["rollout"] = {
+        "nouns": nouns,
+        "big": [float(d["rollout_big"][p, j]) for j in idx],
+        "small": [float(d["rollout_small"][p, j]) for j in idx],
+    }
+    out["pronoun_index"], out["adjective_index"] = p, adj
+    return out
+
+
+def pronoun_shift(lang: str) -> dict:
+    """How far each head's pronoun row moves between the two sentences of the pair:
+    total-variation distance ½ Σ_j |w_big − w_small| (0 = identical, 1 = disjoint)."""
+    d = _pair(lang)
+    p = d["pronoun"]
+    L, A = d["big"].shape[:2]
+    out = {(l, h): float(0.5 * np.abs(d["big"][l, h, p] - d["small"][l, h, p]).sum())
+           for l in range(L) for h in range(A)}
+    out["rollout"] = float(0.5 * np.abs(d["rollout_big"][p] - d["rollout_small"][p]).sum())
+    return out
+
+
+def head_stats(lang: str, split: str = "heldout") -> dict:
+    """Per head, over a split: how often the pronoun (and the adjective) weights the referent
+    above the other noun, and the mean weight the pronoun puts on the adjective."""
+    import lib
+    from lib import corpus, winograd
+
+    exs = corpus.examples(lang=lang, split=split)
+    stats, roll = {}, 0
+    for e in exs:
+        a = np.asarray(winograd.resolve(list(e.tokens), lang).attention)  # [L, A, N, N]
+        p, adj, ref, dis = e.pronoun_index, e.adjective_index, e.referent_index, e.distractor_index
+        L, A = a.shape[:2]
+        for l in range(L):
+            for h in range(A):
+                s = stats.setdefault((l, h), {"pronoun_prefers_referent": 0,
+                                              "adjective_prefers_referent": 0,
+                                              "pronoun_to_adjective": 0.0})
+                s["pronoun_prefers_referent"] += a[l, h, p, ref] > a[l, h, p, dis]
+                s["adjective_prefers_referent"] += a[l, h, adj, ref] > a[l, h, adj, dis]
+                s["pronoun_to_adjective"] += a[l, h, p, adj]
+        r = lib.attention_rollout(a)
+        roll += r[p, ref] > r[p, dis]
+    n = len(exs)
+    out = {k: {m: float(v) / n for m, v in s.items()} for k, s in stats.items()}
+    out["rollout"] = {"pronoun_prefers_referent": roll / n}
+    return out
+
+
+# --------------------------------------------------------------------------- ablation
+
+
+def ablation_accuracies(lang: str) -> dict:
+    """Held-out accuracy of the encoder with nothing ablated (key ``None``) and with each
+    (layer, head) ablated in turn (``lib.winograd.heldout_accuracy(lang, ablate=…)``)."""
+    from lib import winograd
+
+    out = {None: float(winograd.heldout_accuracy(lang))}
+    L, A = _pair(lang)["big"].shape[:2]
+    for l in range(L):
+        for h in range(A):
+            out[(l, h)] = float(winograd.heldout_accuracy(lang, ablate=((l, h),)))
+    return out
+
+
+def plot_ablation(acc: dict, highlight=None):
+    """Held-out accuracy with each head switched off, one group of bars per language.
+
+    ``acc = {lang: {None: full accuracy, (layer, head): accuracy, …}}``; ``highlight`` is a
+    (layer, head) to outline (the head with the prettiest picture, say).
+    """
+    langs = list(acc)
+    heads = [k for k in acc[langs[0]] if k is not None]
+    x = np.arange(len(heads))
+    w = 0.8 / len(langs)
+    fig, ax = plt.subplots(figsize=(6.4, 3.4))
+    colors = {"zh": "#ff7f0e", "en": _BLUE}
+    for i, lang in enumerate(langs):
+        vals = [acc[lang][k] for k in heads]
+        bars = ax.bar(x + (i - (len(langs) - 1) / 2) * w, vals, w, color=colors.get(lang, _GREY),
+                      label=LANG_NAMES.get(lang, lang))
+        for b, v in zip(bars, vals):
+            ax.annotate(f"{v:.0%}", (b.get_x() + b.get_width() / 2, v), ha="center", va="bottom",
+                        fontsize=8)
+        ax.axhline(acc[lang][None], color=colors.get(lang, _GREY), ls="--", lw=1)
+        if highlight is not None and highlight in heads:
+            j = heads.index(highlight)
+            bars[j].set_edgecolor(_RED)
+            bars[j].set_linewidth(2)
+    ax.axhline(0.5, color=_GREY, ls=":", lw=1)
+    ax.text(len(heads) - 0.5, 0.51, tr(zh="亂猜", en="chance"), color=_GREY, ha="right", fontsize=8)
+    ax.set_xticks(x, [tr(zh=f"關掉 第{l + 1}層・頭{h + 1}", en=f"off: L{l + 1} H{h + 1}")
+                      for l, h in heads], fontsize=9)
+    ax.set_ylim(0, 1.12)
+    ax.set_ylabel(tr(zh="保留集答對率", en="held-out accuracy"))
+    ax.set_title(tr(zh="一次關掉一個頭（虛線：全部開著）", en="Switching off one head at a time (dashed: all on)"))
+    ax.legend(frameon=False, fontsize=9, loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------- surprisal
+
+
+def surprisal_pair(lang: str) -> dict:
+    """The decoder's surprisal (bits) of every token of both sentences of the canonical pair."""
+    from lib import winograd
+
+    big, small = winograd.canonical_pair(lang)
+    return {"big": [(t, float(b)) for t, b in winograd.surprisal(big, lang)],
+            "small": [(t, float(b)) for t, b in winograd.surprisal(small, lang)]}
+
+
+def plot_surprisal(pair: dict):
+    """Bars of surprisal per token, the big sentence beside the small one.
+
+    ``pair = {"big": [(token, bits), …], "small": [(token, bits), …]}`` (same length).
+    """
+    big, small = pair["big"], pair["small"]
+    if len(big) != len(small):
+        raise ValueError(f"the two sentences must have the same number of tokens, got "
+                         f"{len(big)} and {len(small)}")
+    x = np.arange(len(big))
+    w = 0.4
+    fig, ax = plt.subplots(figsize=(7.2, 3.4))
+    vb, vs = [b for _, b in big], [b for _, b in small]
+    ax.bar(x - w / 2, vb, w, color=_RED, label=tr(zh="太大", en="too big"))
+    ax.bar(x + w / 2, vs, w, color=_BLUE, label=tr(zh="太小", en="too small"))
+    labels = [tb if tb == ts else f"{tb}/{ts}" for (tb, _), (ts, _) in zip(big, small)]
+    ax.set_xticks(x, labels, rotation=45, ha="right", fontsize=9)
+    ax.set_ylabel(tr(zh="驚奇度（位元）", en="surprisal (bits)"))
+    ax.set_ylim(0, max(max(vb), max(vs)) * 1.2 + 0.1)
+    for xi, v in zip(x, vb):
+        if v >= 0.5:
+            ax.annotate(f"{v:.1f}", (xi - w / 2, v), ha="center", va="bottom", fontsize=8)
+    for xi, v in zip(x, vs):
+        if v >= 0.5:
+            ax.annotate(f"{v:.1f}", (xi + w / 2, v), ha="center", va="bottom", fontsize=8)
+    ax.set_title(tr(zh="小解碼器在哪裡感到意外？", en="Where is the tiny decoder surprised?"))
+    ax.legend(frameon=False, fontsize=9)
+    fig.tight_layout()
+    return fig
