@@ -82,6 +82,12 @@ def _ids(ids, name, vocab_size, device=None) -> torch.Tensor:
 
 def _like(values, ref: torch.Tensor, name) -> torch.Tensor:
     """Positions or angles as a floating tensor on ``ref``'s device and dtype."""
+    if not isinstance(values, torch.Tensor):              # no float32 detour for Python floats
+        try:
+            values = torch.as_tensor(values, dtype=ref.dtype, device=ref.device)
+        except Exception as exc:
+            raise TypeError(f"{name} must be numbers, got {type(values).__name__}: "
+                            f"{exc}") from None
     t = _tensor(values, name, ndims=(0, 1))
     return t.to(device=ref.device, dtype=ref.dtype)
 
@@ -119,9 +125,11 @@ def sinusoidal_encoding(positions, d, base=10000.0, *, dtype=None, device=None):
     ``dtype``/``device`` do (defaults: torch's default dtype, the CPU).
     """
     d = _v.even(_v.positive_int(d, "d"), "d")
-    p = _tensor(positions, "positions", ndims=(0, 1))                  # [N]
     dtype = dtype or (positions.dtype if isinstance(positions, torch.Tensor)
                       and positions.is_floating_point() else torch.get_default_dtype())
+    if not isinstance(positions, torch.Tensor):
+        positions = _like(positions, torch.empty(0, dtype=dtype, device=device), "positions")
+    p = _tensor(positions, "positions", ndims=(0, 1))                  # [N]
     p = p.to(device=device or p.device, dtype=dtype)
     angles = p[..., None] * _speeds(d, base, p)                        # [N, d/2]
     pe = torch.stack((torch.sin(angles), torch.cos(angles)), dim=-1)   # [N, d/2, 2]
