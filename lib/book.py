@@ -5,11 +5,42 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 
 _LANG = "en"
 LANGS = ("zh", "en")
+
+#: The book's CJK font: a subset of Noto Sans CJK TC under a family name of its own
+#: (tools/make_cjk_font.py; SIL OFL 1.1, see lib/fonts/OFL.txt).
+FONT_FAMILY = "Transformer Book Sans TC"
+FONT_FILE = Path(__file__).resolve().parent / "fonts" / "TransformerBookSansTC-Regular.otf"
+#: Latin text, digits and symbols come from matplotlib's own font; CJK falls back to ours.
+LATIN_FAMILY = "DejaVu Sans"
+
+
+def use_cjk_font() -> str:
+    """Register the book's CJK font with matplotlib and make it the default (with a Latin
+    fallback in front: DejaVu Sans draws Latin and symbols, our font the CJK characters).
+
+    Returns the family name. Safe to call again.
+    """
+    import matplotlib
+    from matplotlib import font_manager
+
+    if not FONT_FILE.is_file():
+        raise FileNotFoundError(f"the book's CJK font is missing: {FONT_FILE}")
+    names = {f.name for f in font_manager.fontManager.ttflist}
+    if FONT_FAMILY not in names:
+        font_manager.fontManager.addfont(str(FONT_FILE))
+    # a list of families: matplotlib falls back glyph by glyph along it (generic names like
+    # "sans-serif" would resolve to one font only)
+    matplotlib.rcParams["font.family"] = [LATIN_FAMILY, FONT_FAMILY]
+    sans = [f for f in matplotlib.rcParams["font.sans-serif"] if f not in (LATIN_FAMILY, FONT_FAMILY)]
+    matplotlib.rcParams["font.sans-serif"] = [LATIN_FAMILY, FONT_FAMILY, *sans]
+    matplotlib.rcParams["axes.unicode_minus"] = True
+    return FONT_FAMILY
 
 
 def setup(lang: str, seed: int = 0) -> None:
@@ -18,8 +49,15 @@ def setup(lang: str, seed: int = 0) -> None:
     if lang not in LANGS:
         raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
     _LANG = lang
+    use_cjk_font()
     random.seed(seed)
     np.random.seed(seed)
+    try:
+        import torch
+    except ImportError:
+        pass
+    else:
+        torch.manual_seed(seed)
 
 
 def current_lang() -> str:
