@@ -38,6 +38,7 @@ def plot_cosine_by_layer(cosines, pronoun="它", labels=None):
                     ha="center", fontsize=10)
     ax.axhline(1.0, color="#b0b0b0", ls="--", lw=1)
     ax.set_xticks(layers, labels)
+    ax.set_xlim(-0.3, len(cos) - 0.7)
     ax.set_ylim(min(0.0, cos.min() - 0.1), 1.15)
     ax.set_ylabel(tr(zh="餘弦相似度", en="cosine similarity"))
     ax.set_title(tr(zh=f"「{pronoun}」在「太大」句與「太小」句中的向量",

@@ -73,7 +73,7 @@ def plot_cross_entropy(p_marks=(0.303, 0.9, 0.01)):
     for q in p_marks:
         loss = -np.log(q)
         ax.plot([q], [loss], "o", color=_ORANGE, ms=8, zorder=3)
-        ax.annotate(f"p = {q:g}\n−ln p = {loss:.3g}", (q, loss), textcoords="offset points",
+        ax.annotate(f"p = {q:.3g}\n−ln p = {loss:.3g}", (q, loss), textcoords="offset points",
                     xytext=(10, 6), fontsize=9)
     ax.set_xlabel(tr(zh="模型給正確下一個詞元的機率 p", en="probability p given to the right next token"))
     ax.set_ylabel(tr(zh="交叉熵損失 −ln p", en="cross-entropy loss −ln p"))
@@ -108,13 +108,13 @@ def plot_loss(losses, baseline=None, device_name=None):
 def plot_temperatures(tokens, scores, taus=(0.5, 1.0, 2.0)):
     """The same scores through softmax at a few temperatures, side by side."""
     scores = np.asarray(scores, dtype=float)
-    fig, axes = plt.subplots(1, len(taus), figsize=(2.6 * len(taus), 2.9), sharey=True,
+    fig, axes = plt.subplots(1, len(taus), figsize=(2.75 * len(taus), 2.9), sharey=True,
                              constrained_layout=True)
     for ax, tau in zip(np.atleast_1d(axes), taus):
         p = _softmax(scores, tau)
         bars = ax.bar(range(len(p)), p, color=_bar_colors(p))
         ax.bar_label(bars, labels=[f"{v:.3f}" for v in p], fontsize=8)
-        ax.set_xticks(range(len(p)), tokens)
+        ax.set_xticks(range(len(p)), tokens, fontsize=9)
         ax.set_title(f"τ = {tau:g}", fontsize=11)
         ax.set_ylim(0, 1.0)
         ax.spines[["top", "right"]].set_visible(False)
