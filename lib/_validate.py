@@ -97,7 +97,7 @@ def check_finite_array(a: np.ndarray, name: str, allow_neg_inf: bool = False) ->
     bad = np.isnan(a) | (np.isposinf(a) if allow_neg_inf else np.isinf(a))
     if bad.any():
         where = tuple(int(i) for i in np.argwhere(bad)[0])
-        raise ValueError(f"{name} contains {a[where]!r} at index {list(where)}; "
+        raise ValueError(f"{name} contains {float(a[where])!r} at index {list(where)}; "
                          f"every entry must be a finite number")
 
 
@@ -109,10 +109,10 @@ def as_array(x, name: str, ndims=None, allow_neg_inf: bool = False,
     """
     try:
         a = np.asarray(x)
-    except Exception as exc:  # ragged lists and the like
-        raise TypeError(f"{name} must be an array of numbers, got {type(x).__name__}: {exc}")
-    if a.dtype == object and a.size and all(isinstance(v, (list, tuple)) for v in a.flat):
-        raise ValueError(f"{name} is ragged (its rows have different lengths)")
+    except ValueError:  # ragged lists: rows of different lengths
+        raise ValueError(f"{name} is ragged: its rows have different lengths") from None
+    except Exception:
+        raise TypeError(f"{name} must be an array of numbers, got {type(x).__name__}") from None
     if a.dtype.kind in "biu":
         a = a.astype(np.float64)
     elif a.dtype.kind != "f":
@@ -128,8 +128,9 @@ def as_ids(ids, name: str, vocab_size: int | None = None) -> np.ndarray:
     """Token ids: integers (a scalar or a 1-D sequence), each in ``0 … vocab_size−1``."""
     try:
         a = np.asarray(ids)
-    except Exception as exc:
-        raise TypeError(f"{name} must be integer token ids, got {type(ids).__name__}: {exc}")
+    except Exception:
+        raise TypeError(f"{name} must be integer token ids, got {type(ids).__name__} "
+                        f"that is not a flat sequence of integers") from None
     if a.dtype.kind == "f" and a.size and np.all(np.isfinite(a)) and np.all(a == np.round(a)):
         a = a.astype(np.int64)
     if a.dtype.kind not in "iu" and not (a.size == 0 and a.dtype.kind == "f"):

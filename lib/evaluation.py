@@ -29,5 +29,5 @@ def perplexity(p_true):
     bad = (p <= 0) | (p > 1)
     if bad.any():
         raise ValueError(f"p_true must hold probabilities in (0, 1], got "
-                         f"{p[bad][0]!r} at index {int(np.argmax(bad))}")
+                         f"{float(p[bad][0])!r} at index {int(np.argmax(bad))}")
     return float(np.exp(-np.mean(np.log(p))))

@@ -88,6 +88,7 @@ def sample(logits, temperature, rng):
     int, a token id in ``0 … |V| − 1``
     """
     u = _v.as_array(logits, "logits", ndims=1, meaning="[|V|], one score per token")
+    temperature = _v.check_temperature(temperature)
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), "
                         f"got {type(rng).__name__}")
