@@ -1,0 +1,82 @@
+"""Chapter 1's figures draw, in both languages, what the text computes."""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+import lib
+from lib import bpe as B
+from lib.figures import embeddings as F
+
+E = np.array([[0.9, 0.1, 0.4], [0.3, 0.8, 0.6], [0.2, 0.7, 0.5], [0.7, 0.4, 0.7]])
+TOKENS = ["獎盃", "行李箱", "它", "大"]
+
+
+@pytest.fixture(params=["zh", "en"])
+def lang(request):
+    lib.setup(request.param)
+    yield request.param
+    plt.close("all")
+    lib.setup("en")
+
+
+def _texts(fig):
+    return [t.get_text() for t in fig.findobj(matplotlib.text.Text)]
+
+
+def _has_cjk(s):
+    return any("\u4e00" <= c <= "\u9fff" for c in s)
+
+
+def test_tokens_draws_one_tile_per_token(lang):
+    bpe = B.train_bpe("獎盃放不進行李箱。the trophy, the suitcase", 12)
+    zh, en = bpe.pieces("獎盃放不進行李箱。"), bpe.pieces("the trophy")
+    fig = F.plot_tokens([("A", zh), ("B", en)])
+    ax = fig.axes[0]
+    tiles = [p for p in ax.patches]
+    assert len(tiles) == len(zh) + len(en)
+    texts = _texts(fig)
+    assert all(F._visible(p) in texts for p in zh + en)
+    assert any(str(len(zh)) in t for t in texts) and any(str(len(en)) in t for t in texts)
+    assert _has_cjk(next(t for t in texts if t.startswith("A"))) == (lang == "zh")   # 共 … 個詞元
+
+
+def test_lookup_highlights_the_third_row_for_id_2(lang):
+    fig = F.plot_lookup(E, TOKENS, 2)
+    one_hot_ax, e_ax, out_ax = fig.axes
+    # the one-hot row shows a single 1 in column 2 (the third cell)
+    cells = [t.get_text() for t in one_hot_ax.texts if t.get_fontsize() == 10]
+    assert cells == ["0", "0", "1", "0"]
+    bold = [t.get_text() for t in e_ax.texts if t.get_fontweight() == "bold"]
+    assert bold == ["0.2", "0.7", "0.5"]                 # E[2], not E[1] (行李箱)
+    assert [t.get_text() for t in out_ax.texts if t.get_fontsize() == 10] == ["0.2", "0.7", "0.5"]
+    assert _has_cjk(e_ax.get_title()) == (lang == "zh")
+    with pytest.raises(ValueError):
+        F.plot_lookup(E, TOKENS[:3], 2)
+    with pytest.raises(ValueError, match="ids must lie"):
+        F.plot_lookup(E, TOKENS, 4)
+
+
+def test_coordinate_dictionary_places_each_row(lang):
+    fig = F.plot_coordinate_dictionary(E, TOKENS, highlight=2)
+    ax = fig.axes[0]
+    points = np.array([np.asarray(c._offsets3d).ravel() for c in ax.collections
+                       if hasattr(c, "_offsets3d")])
+    assert np.allclose(points, E)
+    assert any("[0.2, 0.7, 0.5]" in t for t in _texts(fig))
+    with pytest.raises(ValueError):
+        F.plot_coordinate_dictionary(np.ones((4, 2)), TOKENS)
+
+
+def test_token_counts_bars_are_the_counts(lang):
+    counts = {"x": (411, 237), "y": (235, 266)}
+    fig = F.plot_token_counts(counts, chars=(137, 512))
+    ax = fig.axes[0]
+    heights = sorted(p.get_height() for p in ax.patches)
+    assert heights == sorted([411, 237, 235, 266, 137, 512])
+    title = ax.get_title()
+    assert _has_cjk(title) == (lang == "zh")

@@ -1,0 +1,71 @@
+"""Chapter 2's figures draw, in both languages, what the text computes."""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+import lib
+from lib.figures import positions as P
+
+X_IT = np.array([0.2, 0.7, 0.5])          # 它 in the notes' four-token E
+P11 = np.array([0.1, -0.2, 0.0])          # row 11 of the notes' E_pos
+
+
+@pytest.fixture(params=["zh", "en"])
+def lang(request):
+    lib.setup(request.param)
+    yield request.param
+    plt.close("all")
+    lib.setup("en")
+
+
+def _texts(fig):
+    return [t.get_text() for t in fig.findobj(matplotlib.text.Text)]
+
+
+def _has_cjk(s):
+    return any("\u4e00" <= c <= "\u9fff" for c in s)
+
+
+def test_bag_of_words_says_equal_only_for_equal_bags(lang):
+    fig = P.plot_bag_of_words(["狗", "咬", "人"], ["人", "咬", "狗"])
+    assert "=" in _texts(fig) and "≠" not in _texts(fig)
+    assert len(fig.axes[0].patches) == 12            # 2 sentences × (3 seats + 3 bag tiles)
+    fig = P.plot_bag_of_words(["狗", "咬", "人"], ["狗", "咬", "狗"])
+    assert "≠" in _texts(fig)
+    heads = [t for t in _texts(fig) if "bag" in t or "一袋詞" in t]
+    assert heads and _has_cjk(heads[0]) == (lang == "zh")
+
+
+def test_position_add_shows_the_notes_sum(lang):
+    fig = P.plot_position_add(X_IT, P11, "它", 11)
+    out = [t.get_text() for t in fig.axes[2].texts if t.get_text()[:1].isdigit()]
+    assert out == ["0.3", "0.5", "0.5"]
+    assert any("11" in fig.axes[1].get_title() for _ in [0])
+
+
+def test_seat_frame_adds_the_right_row(lang):
+    rng = np.random.default_rng(0)
+    E_pos = rng.normal(0, 0.2, size=(12, 3))
+    E_pos[11] = P11
+    fig = P.plot_seat(E_pos, X_IT, "它", 11)
+    bars = [p for p in fig.axes[1].patches]
+    heights = np.array([b.get_height() for b in bars])
+    assert np.allclose(heights, np.concatenate([X_IT, X_IT + P11]))
+    # one seat past the table: only the word vector, and a message instead of a sum
+    fig = P.plot_seat(E_pos, X_IT, "它", 12)
+    assert len(fig.axes[1].patches) == 3
+    assert any("12" in t for t in _texts(fig))
+
+
+def test_ablation_bars_are_the_accuracies(lang):
+    acc = {"with": {"zh": 0.98, "en": 0.96}, "without": {"zh": 0.47, "en": 0.5}}
+    fig = P.plot_ablation(acc)
+    ax = fig.axes[0]
+    assert sorted(p.get_height() for p in ax.patches) == sorted([0.98, 0.96, 0.47, 0.5])
+    assert any(abs(l.get_ydata()[0] - 0.5) < 1e-12 for l in ax.lines)
+    assert _has_cjk(ax.get_ylabel()) == (lang == "zh")
