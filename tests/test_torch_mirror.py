@@ -182,3 +182,17 @@ def test_mirror_has_every_public_name_of_the_reference():
                  "attention_rollout", "layer_norm", "relu", "feed_forward",
                  "transformer_block", "lm_head", "cross_entropy", "perplexity", "sample"]:
         assert callable(getattr(tm, name)) and callable(getattr(lib, name))
+
+
+def test_import_lib_does_not_import_torch_but_lib_torch_mirror_works():
+    import subprocess
+    import sys
+    code = ("import sys, lib; assert 'torch' not in sys.modules, 'import lib imported torch'; "
+            "m = lib.torch_mirror; assert 'torch' in sys.modules and callable(m.rope); "
+            "assert set(lib.__all__) <= set(dir(lib))")
+    root = pathlib.Path(lib.__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    with pytest.raises(AttributeError, match="no attribute 'not_a_module'"):
+        lib.not_a_module
