@@ -53,10 +53,10 @@ looks is what it relies on.
 # ------------------------------------------------------------------------ 7.1 Firth
 ch.md(
     zh="""
-## 7.1 分布語意學動起來了
+## 7.1 分佈語意學動起來了
 
 語言學家 Firth 有一句常被引用的話：要認識一個詞，就看它和誰作伴 {cite}`firth1957synopsis`。
-這就是**分布語意學**：詞義藏在它出現的上下文裡。word2vec 這類靜態詞向量 {cite}`mikolov2013efficient` 把這個想法做成了一本辭典：
+這就是**分佈語意學**：詞義藏在它出現的上下文裡。word2vec 這類靜態詞向量 {cite}`mikolov2013efficient` 把這個想法做成了一本辭典：
 掃過整個語料庫，把一個詞所有的「同伴」累積成**一個**平均值，一詞一條。
 
 注意力把同一個想法改寫成**當下的計算**：詞義不是查表查出來的，而是由此刻身旁的詞共同決定。
@@ -367,6 +367,280 @@ lib.figures.heatmaps.plot_surprisal(pair);
 ch.md(zh="TODO-SURPRISAL", en="TODO-SURPRISAL")
 
 # ------------------------------------------------------------ 7.5 back to the sentence
-ch.md(zh="TODO-STATIONS", en="TODO-STATIONS")
+ch.md(
+    zh="""
+## 7.5 回到那一句
+
+「獎盃放不進行李箱，因為它太大了」可以沿著五站再走一遍，每一站都用本書的小模型量一個數字：
+""",
+    en="""
+## 7.5 Back to the sentence
+
+"The trophy doesn't fit into the suitcase because it is too big" can walk back through the five
+stations, with one number measured on the book's tiny models at each:
+""",
+)
+
+ch.hidden(
+    """
+from lib import corpus
+pron_id = corpus.token_id(big[p])
+lib.glue("pron_id", int(pron_id))
+lib.glue("pron_seat", int(p))
+lib.glue("n_tokens", len(big))
+lib.glue("p_ref_big", float(r_big.probs[r_big.referent]))
+lib.glue("p_ref_small", float(r_small.probs[r_small.referent]))
+"""
+)
+
+ch.check(
+    """
+assert r_big.tokens[p] == r_small.tokens[p] == corpus.PRONOUN[LANG]
+assert np.allclose(r_big.hidden[0, p], r_small.hidden[0, p])      # same row, same seat
+assert r_big.referent != r_small.referent
+"""
+)
+
+ch.md(
+    zh="""
+| 站 | 發生什麼事 | 在小模型上量到的 |
+|---|---|---|
+| ① 詞元與詞嵌入 | 句子切成 {glue:text}`n_tokens:d` 個詞元；兩句的「它」查出同一列 | 「它」的編號都是 {glue:text}`pron_id:d` |
+| ② 位置嵌入 | 「它」別上自己的座位號碼，詞序從此能進入計算 | 座位 {glue:text}`pron_seat:d`（從 0 數起）；拿掉位置，答對率只剩 {glue:text}`acc_nopos_zh:.0%`／{glue:text}`acc_nopos_en:.0%` |
+| ③ 注意力 | 「它」依照此刻身旁的詞改寫自己；雙向模型看得到「大」或「小」 | 展開圖上，「它」給先行詞的份量在兩句之間翻轉 |
+| ④ 疊 $L$ 層 | 兩個「它」從同一個向量出發，逐層分開 | 最上層的餘弦相似度 {glue:text}`cos_top:.2f` |
+| ⑤ 語言模型頭 | 把最後的向量換回詞彙表上的機率 | 太大句：獎盃 {glue:text}`p_ref_big:.1%`；太小句：行李箱 {glue:text}`p_ref_small:.1%` |
+
+只看左邊的生成式模型不一樣：讀到「它」的時候，「大」或「小」還沒出現，照應要等後面的詞把先行詞的訊息帶回來。
+7.4 節的驚奇度正好說明這一點：解碼器猜不到句尾是「大」還是「小」，那是兩句話唯一的差別。
+
+## 一句話小結
+
+**每個詞從辭典裡同一個起點出發，別上自己的座位號碼，一層層聽取鄰座的意見，直到它的向量只屬於這一句；
+最後，我們用困惑度和基準測驗，檢查這樣的模型說得好不好。**
+""",
+    en="""
+| station | what happens | measured on the tiny models |
+|---|---|---|
+| ① tokens and embeddings | the sentence becomes {glue:text}`n_tokens:d` tokens; both "it"s look up the same row | "it" has id {glue:text}`pron_id:d` in both |
+| ② position embeddings | "it" gets its own seat number, and word order enters the computation | seat {glue:text}`pron_seat:d` (counting from 0); without positions accuracy falls to {glue:text}`acc_nopos_zh:.0%` / {glue:text}`acc_nopos_en:.0%` |
+| ③ attention | "it" rewrites itself from the words around it now; a bidirectional model sees "big" or "small" | in the rollout, the share "it" gives its antecedent flips between the sentences |
+| ④ $L$ stacked blocks | two "it"s start from one vector and move apart layer by layer | cosine similarity at the top: {glue:text}`cos_top:.2f` |
+| ⑤ the LM head | turns the last vector back into probabilities over the vocabulary | big: trophy {glue:text}`p_ref_big:.1%`; small: suitcase {glue:text}`p_ref_small:.1%` |
+
+A generative model that looks left only is different: when it reads "it", "big" or "small" has not
+appeared yet, and the reference must wait for later words to bring the antecedent's information
+back. Section 7.4's surprisal says exactly this: the decoder cannot guess whether the sentence
+ends in "big" or "small", the one word on which the two sentences differ.
+
+## The book in one sentence
+
+**Every word sets out from the same dictionary entry, pins on its seat number, and listens to its
+neighbours layer after layer until its vector belongs to this sentence alone; then we check how
+well such a model speaks, with perplexity and with benchmarks.**
+""",
+)
+
+ch.md(
+    zh="""
+## 小結
+
+- 分佈語意學說「觀其伴，知其義」；靜態詞向量把同伴累積成一個平均，注意力則在當下依同伴重新計算詞義。
+- 漢語倚重語序，「誰咬誰」全靠位置；拿掉位置，小編碼器只能亂猜。RoPE 只看相對距離，和依存距離的想法相近。
+- 注意力熱圖是線索：模型的路線要量出來，不能看圖說故事；一個頭重不重要，要靠介入（例如關掉它）來回答。
+- 驚奇度 $-\log_2 P(w_t \mid w_{<t})$ 逐詞標出模型的意外，它的平均取指數就是困惑度，也能預測人的閱讀時間。
+""",
+    en="""
+## Summary
+
+- Distributional semantics says "you shall know a word by the company it keeps"; static vectors
+  average the company once, attention recomputes meaning from the company at hand.
+- Chinese leans on word order: who bites whom is all position; without positions the tiny encoder
+  can only guess. RoPE sees only relative distance, close to the idea of dependency distance.
+- An attention heatmap is a clue: measure the model's route instead of telling a story about the
+  picture, and settle whether a head matters by intervening (switching it off, say).
+- Surprisal $-\log_2 P(w_t \mid w_{<t})$ marks the model's surprise word by word; two to the
+  power of its mean is the perplexity, and it also predicts human reading times.
+""",
+)
+
+# ---------------------------------------------------------------------- exercises
+ch.md(
+    zh="""
+## 練習
+
+**1.（程式）** 證明第 1 層自己翻轉不了「它」：在第 1 層，「它」給第一個名詞與第二個名詞的權重**比值**，在太大句和太小句裡完全相同。
+先用數字驗證（第 1 層第 1 個頭），再說明為什麼。
+""",
+    en="""
+## Exercises
+
+**1. (coding)** Show that layer 1 cannot flip "it" on its own: in layer 1, the **ratio** of the
+weights "it" gives the first and the second noun is exactly the same in the big and the small
+sentence. Check it numerically (layer 1, head 1), then explain why.
+""",
+)
+
+ch.code(
+    """
+w1_big, w1_small = r_big.attention[0, 0], r_small.attention[0, 0]      # layer 1, head 1: [N, N]
+first, second = [big.index(n) for n in lib.corpus.nouns_of(big, LANG)]
+ratio_big = 0.0      # TODO: w1_big[p, first] / w1_big[p, second]
+ratio_small = 1.0    # TODO: the same ratio in the small sentence
+
+lib.check(ratio_big, ratio_small, rtol=1e-9,
+          hint="ratio_big = w1_big[p, first] / w1_big[p, second]; likewise for w1_small")
+"""
+)
+
+ch.md(
+    zh="""
+:::{dropdown} 解答
+```python
+ratio_big = w1_big[p, first] / w1_big[p, second]
+ratio_small = w1_small[p, first] / w1_small[p, second]
+```
+第 1 層的查詢與鍵只由輸入向量（詞嵌入加位置）算出，而兩句只有形容詞那一個位置的輸入不同。所以「它」的查詢、兩個名詞的鍵都一樣，
+分數 $s_1, s_2$ 也一樣；softmax 之後兩者的比值是 $e^{s_1}/e^{s_2}$，分母（整列的總和）約掉了。形容詞只能改變它自己那一格的權重，
+以及其他格被等比例縮放的程度。要讓「它」在兩句之間轉向不同的名詞，資訊得先經過形容詞：第 1 層裡形容詞先看名詞，
+第 2 層「它」再看形容詞。這正是 7.3 節量到的路線。
+:::
+
+**2.（程式）** 不呼叫 `lib.attention_rollout`，自己算出太大句的注意力展開 $R$（每層平均各頭、加 $0.5I$、列正規化、逐層相乘）。
+""",
+    en="""
+:::{dropdown} Solution
+```python
+ratio_big = w1_big[p, first] / w1_big[p, second]
+ratio_small = w1_small[p, first] / w1_small[p, second]
+```
+Layer 1's queries and keys are computed from the input vectors alone (embedding plus position),
+and the two sentences differ in one input only, the adjective's. So the query of "it" and the keys
+of both nouns are the same, and so are their scores $s_1, s_2$; after the softmax their ratio is
+$e^{s_1}/e^{s_2}$, the denominator (the sum over the row) cancels. The adjective can only change
+its own cell and how much the other cells are scaled, all by the same factor. For "it" to turn to
+different nouns in the two sentences, the information has to pass through the adjective: in
+layer 1 the adjective looks at the nouns, in layer 2 "it" looks at the adjective. That is the
+route measured in section 7.3.
+:::
+
+**2. (coding)** Without calling `lib.attention_rollout`, compute the big sentence's attention
+rollout $R$ yourself (average the heads of each layer, add $0.5I$, renormalise the rows, multiply
+the layers).
+""",
+)
+
+ch.code(
+    """
+W = r_big.attention                  # [L, A, N, N]
+N = W.shape[-1]
+R = np.eye(N)
+for layer in W:                      # [A, N, N]
+    A_bar = layer.mean(axis=0)       # TODO: add 0.5 * identity, then make every row sum to 1
+    R = A_bar @ R
+
+lib.check(R, lib.attention_rollout(W),
+          hint="A_bar = layer.mean(axis=0) + 0.5 * np.eye(N); A_bar /= A_bar.sum(axis=1, keepdims=True)")
+"""
+)
+
+ch.md(
+    zh="""
+:::{dropdown} 解答
+```python
+for layer in W:
+    A_bar = layer.mean(axis=0) + 0.5 * np.eye(N)
+    A_bar = A_bar / A_bar.sum(axis=1, keepdims=True)
+    R = A_bar @ R
+```
+少了單位矩陣，展開圖就忽略了殘差連線：每個詞元其實有一大部分資訊是「原地不動」傳上去的。
+注意相乘的順序：第 1 層在最右邊，因為它最先作用。
+:::
+
+**3.** 把一個頭的值向量歸零（7.3 節的作法）之後，這個頭還在做什麼？不再做什麼？關掉某個頭、答對率幾乎不變，能不能斷定這個頭「沒用」？
+
+:::{dropdown} 解答
+它照樣計算查詢、鍵和注意力權重（熱圖不變），但寫回殘差流的東西變成 0，後面的層看不到它搬運的資訊。
+答對率不變不代表沒用：(1) 兩個頭可能互為備援，單獨關掉任一個都沒事，同時關掉兩個卻會出事；(2) 它可能對別的句型重要；
+(3) 關掉頭會讓模型處在訓練時從沒見過的狀態，結果可能低估或高估它的角色。所以介入實驗也要設計對照，
+例如成對關掉、換成平均值而不是 0，或者在更多句型上測。
+:::
+
+**4.** 7.4 節裡，解碼器在「大／小」這個位置的驚奇度大約多少位元？為什麼只看左邊的模型在這裡做不到更好？雙向編碼器的情況有什麼不同？
+
+:::{dropdown} 解答
+大約 1 位元（見 7.4 節的數字）：讀到「太」的時候，「大」和「小」都是合理的結尾，各約一半，猜中的機率約 1/2，$-\log_2 \tfrac12 = 1$。
+左邊的文字裡沒有任何線索能決定是哪一個，所以再好的模型也只能這樣；這不是模型的缺陷，而是語言本身的不確定。
+雙向編碼器不必預測「大／小」，它在「它」的位置上直接**看得到**這個詞，所以能把指涉判對；生成式模型得先讀完「大」或「小」，再到後面的位置上把照應解開。
+:::
+
+**5.** 拉丁文 *canis hominem mordet*（狗咬人）換成 *hominem canis mordet*，意思不變，因為受詞 *hominem* 帶有格的詞尾。
+對這樣的語言，位置資訊在判斷「誰咬誰」時的角色會和漢語有什麼不同？模型還需要位置嵌入嗎？
+
+:::{dropdown} 解答
+在格標記豐富的語言裡，「誰咬誰」主要寫在詞形上（*canis* 主格、*hominem* 受格），詞序可以自由調動而不改變論元角色，
+所以位置對這個問題的貢獻小得多；漢語沒有這種詞尾，角色幾乎全由位置決定。但模型仍需要位置嵌入：
+語序在拉丁文裡仍帶有資訊（強調、語篇結構），而且沒有位置的注意力對整個序列置換等變，連片語的邊界、修飾語掛在哪個名詞上都分不出來。
+至於模型是否真的學到這些類型學差異，正是 7.2 節說的開放問題。
+:::
+""",
+    en="""
+:::{dropdown} Solution
+```python
+for layer in W:
+    A_bar = layer.mean(axis=0) + 0.5 * np.eye(N)
+    A_bar = A_bar / A_bar.sum(axis=1, keepdims=True)
+    R = A_bar @ R
+```
+Without the identity, rollout ignores the residual connection, although a large part of each
+token's information travels up "staying put". Mind the order of the product: layer 1 sits on the
+right, because it acts first.
+:::
+
+**3.** After a head's value vectors are zeroed (as in section 7.3), what does the head still do,
+and what does it stop doing? If switching a head off leaves the accuracy almost unchanged, may we
+conclude the head is "useless"?
+
+:::{dropdown} Solution
+It still computes queries, keys and attention weights (its heatmap is unchanged), but it writes
+zeros back into the residual stream, so later layers never see what it carried. An unchanged
+accuracy does not prove uselessness: (1) two heads may back each other up, so that switching off
+either alone does nothing and switching off both breaks the model; (2) the head may matter for
+other kinds of sentences; (3) a switched-off head puts the model in a state it never saw in
+training, which can under- or overstate the head's role. Interventions need controls too:
+switching heads off in pairs, replacing a head by its mean output instead of 0, or testing on
+more kinds of sentences.
+:::
+
+**4.** In section 7.4, about how many bits of surprisal does the decoder show at "big"/"small"?
+Why can a left-to-right model do no better there? How is a bidirectional encoder different?
+
+:::{dropdown} Solution
+About 1 bit (see the numbers in section 7.4): after "too", both "big" and "small" are sensible
+endings, about half each, so the right one gets about 1/2 and $-\log_2 \tfrac12 = 1$. Nothing in
+the words to the left decides between them, so even a perfect model could do no better; this is
+not a flaw of the model but uncertainty in the language itself. A bidirectional encoder does not
+have to predict "big"/"small": at the position of "it" it can **see** that word, so it can resolve
+the reference; a generative model can only resolve it at later positions, once "big" or "small"
+has been read.
+:::
+
+**5.** Latin *canis hominem mordet* (dog bites man) can become *hominem canis mordet* with the
+same meaning, because the object *hominem* carries a case ending. In such a language, how does the
+role of position in deciding "who bites whom" differ from Chinese? Does the model still need
+position embeddings?
+
+:::{dropdown} Solution
+In a language with rich case marking, "who bites whom" is written mostly in the word forms
+(*canis* nominative, *hominem* accusative), and the order can move without changing the roles, so
+position contributes much less to this question; Chinese has no such endings, and the roles rest
+almost entirely on position. The model still needs position embeddings: Latin word order still
+carries information (emphasis, discourse structure), and attention without positions is
+permutation-equivariant over the whole sequence, unable to tell phrase boundaries or which noun
+a modifier belongs to. Whether models actually learn these typological differences is the open
+question of section 7.2.
+:::
+""",
+)
 
 ch.write()
