@@ -56,7 +56,7 @@ def softmax(z, axis=-1, temperature=1.0):
 
 
 def causal_mask(n):
-    """The causal mask: ``M[i, j] = True`` where query ``i`` may look at key ``j``, i.e. ``j ≤ i``.
+    """The causal mask: ``M[i, j] = True`` where query ``i`` may look at key ``j`` (``j ≤ i``).
 
     Parameters
     ----------
@@ -217,7 +217,8 @@ def multi_head_attention(X, WQ, WK, WV, WO, n_heads, causal=False, mask=None):
         raise ValueError(f"n_heads must divide the width d = {d}, got n_heads = {A}")
     WQ, WK, WV, WO = Ws
     Q, K, V = (_split_heads(X @ W, A) for W in (WQ, WK, WV))  # [..., A, N, d_k]
-    heads, weights = scaled_dot_product_attention(Q, K, V, causal=causal, mask=mask)  # [..., A, N, d_k]
+    heads, weights = scaled_dot_product_attention(Q, K, V, causal=causal,
+                                                  mask=mask)  # [..., A, N, d_k]
     concat = np.swapaxes(heads, -2, -3).reshape(X.shape)     # [..., N, d]
     return concat @ WO, weights                              # [..., N, d], [..., A, N, N]
 
@@ -250,6 +251,8 @@ def attention_rollout(weights, residual=0.5):
         raise ValueError(f"weights must be non-negative attention weights, got a minimum of "
                          f"{W.min()!r}")
     r = _v.positive_number(residual, "residual", allow_zero=True)
+    if r == 0 and (W.mean(axis=1).sum(axis=-1) == 0).any():
+        raise ValueError("weights has a row of zeros and residual = 0: nothing to renormalise")
     N = W.shape[-1]
     R = np.eye(N)                                            # [N, N]
     for layer in W:                                          # [A, N, N]

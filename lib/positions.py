@@ -72,7 +72,8 @@ def rope(x, positions, base=10000.0, theta=None):
     With row vectors, the pair ``(x_{2k}, x_{2k+1})`` at position ``m`` becomes
     ``(x_{2k} cos mω_k − x_{2k+1} sin mω_k,  x_{2k} sin mω_k + x_{2k+1} cos mω_k)``,
     a counter-clockwise turn by ``m ω_k``. A rotated query and key then score
-    ``q_m · k_n = Σ_k |q_k||k_k| cos(φ_k + (m − n) ω_k)``: only the distance ``m − n`` counts.
+    ``q_m · k_n = Σ_k |q_k||k_k| cos(φ_k + (m − n) ω_k)`` (φ_k: the angle between the
+    k-th pairs of q and k before turning): only the distance ``m − n`` counts.
 
     Parameters
     ----------

@@ -95,7 +95,21 @@ def _like(values, ref: torch.Tensor, name) -> torch.Tensor:
 # ----------------------------------------------------------------------------- chapter 1
 
 def one_hot(ids, vocab_size, dtype=None):
-    """One-hot rows ``[N, |V|]`` (or ``[|V|]``) on ``ids``' device; see ``lib.one_hot``."""
+    """One-hot row vectors: ``one_hot(w)[i, j] = 1`` if ``w_i = j`` else 0.
+
+    Parameters
+    ----------
+    ids : int, list or integer tensor, shape [N]
+        Token ids in ``0 … vocab_size − 1``.
+    vocab_size : int
+        ``|V|``.
+    dtype : torch.dtype, optional
+        Of the result (default: torch's default dtype).
+
+    Returns
+    -------
+    torch.Tensor, shape [N, |V|] (or [|V|]), on ``ids``' device
+    """
     V = _v.positive_int(vocab_size, "vocab_size")
     ids = _ids(ids, "ids", V)                                          # [N]
     cols = torch.arange(V, device=ids.device)                          # [|V|]
@@ -103,7 +117,17 @@ def one_hot(ids, vocab_size, dtype=None):
 
 
 def embed(ids, E):
-    """Row lookup ``E[ids]``: ``[N, d]`` (or ``[d]``); see ``lib.embed``."""
+    """Embedding lookup ``x_i = E[w_i] = one_hot(w_i) E``.
+
+    Parameters
+    ----------
+    ids : int, list or integer tensor, shape [N]
+    E : torch.Tensor, shape [|V|, d]
+
+    Returns
+    -------
+    torch.Tensor, shape [N, d] (or [d]), E's device and dtype
+    """
     E = _tensor(E, "E", ndims=2, meaning="[|V|, d], one row per token")
     ids = _ids(ids, "ids", E.shape[0], device=E.device).to(E.device)  # [N]
     return E[ids]                                                      # [N, d]
@@ -119,10 +143,22 @@ def _speeds(d, base, ref):
 
 
 def sinusoidal_encoding(positions, d, base=10000.0, *, dtype=None, device=None):
-    """``PE[p, 2k] = sin(p ω_k)``, ``PE[p, 2k+1] = cos(p ω_k)``: ``[N, d]``.
+    """Sinusoidal encoding: ``PE[p, 2k] = sin(p ω_k)``, ``PE[p, 2k+1] = cos(p ω_k)``,
+    ``ω_k = base^(−2k/d)``.
 
-    A tensor of positions sets the device (and, if floating, the dtype); otherwise
-    ``dtype``/``device`` do (defaults: torch's default dtype, the CPU).
+    Parameters
+    ----------
+    positions : int, list or tensor, shape [N]
+    d : int
+        Even width.
+    base : float
+    dtype, device : optional
+        Of the result. A tensor of positions sets the device (and, if floating, the dtype);
+        otherwise the defaults are torch's default dtype and the CPU.
+
+    Returns
+    -------
+    torch.Tensor, shape [N, d] (or [d])
     """
     d = _v.even(_v.positive_int(d, "d"), "d")
     dtype = dtype or (positions.dtype if isinstance(positions, torch.Tensor)
@@ -137,9 +173,21 @@ def sinusoidal_encoding(positions, d, base=10000.0, *, dtype=None, device=None):
 
 
 def rope(x, positions, base=10000.0, theta=None):
-    """Rotate pairs ``(x_{2k}, x_{2k+1})`` by ``position · ω_k`` (RoPE); see ``lib.rope``.
+    """RoPE: rotate each pair ``(x_{2k}, x_{2k+1})`` by ``m ω_k`` (row-vector convention):
+    ``(x_{2k} cos mω_k − x_{2k+1} sin mω_k, x_{2k} sin mω_k + x_{2k+1} cos mω_k)``.
 
-    x ``[..., N, d]`` with positions ``[N]``, or a single vector ``[d]`` with one position.
+    Parameters
+    ----------
+    x : torch.Tensor, shape [..., N, d] (or [d] with a single position)
+    positions : int, list or tensor, shape [N]
+    base : float
+        ``ω_k = base^(−2k/d)``.
+    theta : float, list or tensor of shape [d/2], optional
+        Overrides ``ω`` (``math.pi / 6``: 30° per position).
+
+    Returns
+    -------
+    torch.Tensor, same shape, device and dtype as ``x``
     """
     x = _tensor(x, "x", ndims="1+")
     d = _v.even(x.shape[-1], "x's last axis (d)")
@@ -169,7 +217,21 @@ def _rope_speeds(d, base, theta, ref):
 # ----------------------------------------------------------------------------- attention
 
 def softmax(z, axis=-1, temperature=1.0):
-    """Stable ``softmax(z / τ)`` along ``axis``; see ``lib.softmax``."""
+    """Stable softmax of ``z / τ``: ``exp(z_j/τ) / Σ_i exp(z_i/τ)``, computed after
+    subtracting the maximum.
+
+    Parameters
+    ----------
+    z : torch.Tensor, shape [..., n]
+        Scores; −inf allowed as a mask if each slice keeps one finite score.
+    axis : int
+    temperature : float
+        ``τ > 0``.
+
+    Returns
+    -------
+    torch.Tensor, same shape as ``z``; sums to 1 along ``axis``
+    """
     z = _tensor(z, "z", ndims="1+", allow_neg_inf=True)
     t = _v.check_temperature(temperature)
     if not isinstance(axis, numbers.Integral) or not -z.ndim <= axis < z.ndim:
@@ -188,7 +250,17 @@ def _softmax(z, axis=-1):
 
 
 def causal_mask(n, device=None):
-    """``[N, N]`` boolean, True where ``j ≤ i``; see ``lib.causal_mask``."""
+    """The causal mask ``M[i, j] = (j ≤ i)``: True where query ``i`` may look.
+
+    Parameters
+    ----------
+    n : int
+    device : torch.device, optional
+
+    Returns
+    -------
+    torch.Tensor of bool, shape [N, N]
+    """
     n = _v.positive_int(n, "n")
     return torch.ones(n, n, dtype=torch.bool, device=device).tril()   # [N, N]
 
@@ -230,7 +302,24 @@ def _allowed(mask, causal, shape, device):
 
 
 def scaled_dot_product_attention(Q, K, V, causal=False, scale=True, mask=None):
-    """``softmax(Q Kᵀ / √d_k) V`` → ``(out [..., N, d_v], weights [..., N, N_k])``."""
+    """``softmax(Q Kᵀ / √d_k) V``; with ``causal`` the future gets −inf before softmax.
+
+    Parameters
+    ----------
+    Q : torch.Tensor, shape [..., N, d_k]
+    K : torch.Tensor, shape [..., N_k, d_k]
+    V : torch.Tensor, shape [..., N_k, d_v]
+    causal : bool
+    scale : bool or float
+        True: divide by √d_k; False: raw dot products; a number: divide by it.
+    mask : bool tensor broadcastable to [..., N, N_k], optional
+        True where a query may look (e.g. to hide padding).
+
+    Returns
+    -------
+    out : torch.Tensor, shape [..., N, d_v]
+    weights : torch.Tensor, shape [..., N, N_k]
+    """
     Q, K, V = _check_qkv(Q, K, V)
     if isinstance(scale, bool):
         s = math.sqrt(Q.shape[-1]) if scale else 1.0
@@ -259,7 +348,21 @@ def _check_projections(X, named):
 
 
 def self_attention(X, WQ, WK, WV, causal=False, mask=None):
-    """Single head: ``Q, K, V = X W_Q, X W_K, X W_V``, then attention."""
+    """Single-head self-attention: ``Q, K, V = X W_Q, X W_K, X W_V``, then attention.
+
+    Parameters
+    ----------
+    X : torch.Tensor, shape [..., N, d]
+    WQ, WK : torch.Tensor, shape [d, d_k]
+    WV : torch.Tensor, shape [d, d_v]
+    causal : bool
+    mask : bool tensor, optional
+
+    Returns
+    -------
+    out : torch.Tensor, shape [..., N, d_v]
+    weights : torch.Tensor, shape [..., N, N]
+    """
     X, (WQ, WK, WV) = _check_projections(X, [("WQ", WQ), ("WK", WK), ("WV", WV)])
     _v.check_dim("WK", WK.shape[1], WQ.shape[1], f"the number of columns d_k, as in WQ "
                  f"{_v.fmt_shape(WQ.shape)} (got WK {_v.fmt_shape(WK.shape)})")
@@ -267,7 +370,23 @@ def self_attention(X, WQ, WK, WV, causal=False, mask=None):
 
 
 def multi_head_attention(X, WQ, WK, WV, WO, n_heads, causal=False, mask=None):
-    """``(head_1 ⊕ … ⊕ head_A) W_O`` → ``(out [..., N, d], weights [..., A, N, N])``."""
+    """``MHA(X) = (head_1 ⊕ … ⊕ head_A) W_O``; head h uses columns ``h·d/A … (h+1)·d/A``
+    of ``W_Q, W_K, W_V`` and is scaled by ``√(d/A)``.
+
+    Parameters
+    ----------
+    X : torch.Tensor, shape [..., N, d]
+    WQ, WK, WV, WO : torch.Tensor, shape [d, d]
+    n_heads : int
+        ``A``, divides ``d``.
+    causal : bool
+    mask : bool tensor, optional
+
+    Returns
+    -------
+    out : torch.Tensor, shape [..., N, d]
+    weights : torch.Tensor, shape [..., A, N, N]
+    """
     named = [("WQ", WQ), ("WK", WK), ("WV", WV), ("WO", WO)]
     X, Ws = _check_projections(X, named)
     *lead, N, d = X.shape
@@ -284,7 +403,19 @@ def multi_head_attention(X, WQ, WK, WV, WO, n_heads, causal=False, mask=None):
 
 
 def attention_rollout(weights, residual=0.5):
-    """``R = Ā_L ⋯ Ā_1``, ``Ā = rownorm(mean_h A + r I)`` (Abnar & Zuidema 2020): [N, N]."""
+    """Attention rollout (Abnar & Zuidema 2020): ``R = Ā_L ⋯ Ā_1`` with
+    ``Ā_ℓ = rownorm(mean_h A_ℓ^{(h)} + r I)``.
+
+    Parameters
+    ----------
+    weights : torch.Tensor, shape [L, A, N, N]
+    residual : float
+        ``r ≥ 0`` (Abnar & Zuidema's ``0.5 A + 0.5 I`` is ``r = 1``).
+
+    Returns
+    -------
+    torch.Tensor, shape [N, N]; rows sum to 1
+    """
     W = _tensor(weights, "weights", ndims=4, meaning="[L, A, N, N]: layers, heads, queries, "
                 "keys")
     _v.check_dim("weights", W.shape[3], W.shape[2], f"the number of keys, equal to the "
@@ -293,6 +424,8 @@ def attention_rollout(weights, residual=0.5):
         raise ValueError(f"weights must be non-negative attention weights, got a minimum of "
                          f"{float(W.min())!r}")
     r = _v.positive_number(residual, "residual", allow_zero=True)
+    if r == 0 and (W.mean(dim=1).sum(dim=-1) == 0).any():
+        raise ValueError("weights has a row of zeros and residual = 0: nothing to renormalise")
     eye = torch.eye(W.shape[-1], device=W.device, dtype=W.dtype)       # [N, N]
     R = eye
     for layer in W:                                                    # [A, N, N]
@@ -313,7 +446,19 @@ def _vector(v, name, d, ref):
 
 
 def layer_norm(x, gamma=None, beta=None, eps=1e-5):
-    """``γ ⊙ (x − μ) / √(σ² + ε) + β`` over the last axis, population variance."""
+    """``LN(x) = γ ⊙ (x − μ) / √(σ² + ε) + β`` over the last axis, ``σ²`` the
+    population variance (divide by d).
+
+    Parameters
+    ----------
+    x : torch.Tensor, shape [..., d]
+    gamma, beta : torch.Tensor, shape [d], optional
+    eps : float
+
+    Returns
+    -------
+    torch.Tensor, same shape as ``x``
+    """
     x = _tensor(x, "x", ndims="1+")
     d = x.shape[-1]
     gamma, beta = _vector(gamma, "gamma", d, x), _vector(beta, "beta", d, x)
@@ -327,13 +472,35 @@ def layer_norm(x, gamma=None, beta=None, eps=1e-5):
 
 
 def relu(x):
-    """``max(0, x)`` elementwise."""
+    """``ReLU(x) = max(0, x)``, elementwise.
+
+    Parameters
+    ----------
+    x : torch.Tensor, any shape
+
+    Returns
+    -------
+    torch.Tensor, same shape as ``x``
+    """
     x = _tensor(x, "x")
     return torch.clamp(x, min=0)
 
 
 def feed_forward(x, W1, b1, W2, b2):
-    """``ReLU(x W_1 + b_1) W_2 + b_2``: [..., d] → [..., d]."""
+    """``FFN(x) = ReLU(x W_1 + b_1) W_2 + b_2``, position by position.
+
+    Parameters
+    ----------
+    x : torch.Tensor, shape [..., d]
+    W1 : torch.Tensor, shape [d, d_ff]
+    b1 : torch.Tensor, shape [d_ff]
+    W2 : torch.Tensor, shape [d_ff, d]
+    b2 : torch.Tensor, shape [d]
+
+    Returns
+    -------
+    torch.Tensor, shape [..., d]
+    """
     x = _tensor(x, "x", ndims="1+")
     W1 = _tensor(W1, "W1", ndims=2, meaning="[d, d_ff]")
     d, d_ff = W1.shape
@@ -355,7 +522,23 @@ BLOCK_PARAMS = ("gamma1", "beta1", "WQ", "WK", "WV", "WO", "gamma2", "beta2",
 
 
 def transformer_block(x, params, causal=True, mask=None):
-    """Pre-norm block: ``t3 = MHA(LN(x)) + x``; ``h = FFN(LN(t3)) + t3`` → ``(h, weights)``."""
+    """One pre-norm block: ``t1 = LN(x)``; ``t2 = MHA(t1)``; ``t3 = t2 + x``; ``t4 = LN(t3)``;
+    ``t5 = FFN(t4)``; ``h = t5 + t3``.
+
+    Parameters
+    ----------
+    x : torch.Tensor, shape [..., N, d]
+    params : dict
+        ``gamma1, beta1, gamma2, beta2`` [d]; ``WQ, WK, WV, WO`` [d, d]; ``W1`` [d, d_ff];
+        ``b1`` [d_ff]; ``W2`` [d_ff, d]; ``b2`` [d]; ``n_heads`` int.
+    causal : bool
+    mask : bool tensor, optional
+
+    Returns
+    -------
+    h : torch.Tensor, shape [..., N, d]
+    weights : torch.Tensor, shape [..., A, N, N]
+    """
     if not isinstance(params, dict):
         raise TypeError(f"params must be a dict with keys {list(BLOCK_PARAMS)}, "
                         f"got {type(params).__name__}")
@@ -376,7 +559,17 @@ def transformer_block(x, params, causal=True, mask=None):
 # ----------------------------------------------------------------------------- the LM
 
 def lm_head(h, E):
-    """Logits ``h Eᵀ`` (weight tying: ``E.T`` is a view of the embedding, not a copy)."""
+    """Logits with weight tying: ``u = h Eᵀ`` (``E.T`` is a view of E, not a copy).
+
+    Parameters
+    ----------
+    h : torch.Tensor, shape [..., d]
+    E : torch.Tensor, shape [|V|, d]
+
+    Returns
+    -------
+    torch.Tensor, shape [..., |V|]
+    """
     h = _tensor(h, "h", ndims="1+")
     E = _tensor(E, "E", ndims=2, meaning="[|V|, d], one row per token")
     _v.check_dim("E", E.shape[1], h.shape[-1], f"the width d of each row, the width of h "
@@ -399,7 +592,17 @@ def tied_lm_head(embedding: nn.Embedding) -> nn.Linear:
 
 
 def cross_entropy(logits, target):
-    """``−log softmax(u)[w]``, the mean over rows: a 0-d tensor (backpropagates)."""
+    """``ℓ = −log softmax(u)[w]``, the mean over rows (as ``F.cross_entropy``).
+
+    Parameters
+    ----------
+    logits : torch.Tensor, shape [|V|] or [N, |V|]
+    target : int, list or integer tensor, shape [] or [N]
+
+    Returns
+    -------
+    torch.Tensor, 0-d (backpropagates)
+    """
     u = _tensor(logits, "logits", ndims=(1, 2), meaning="[|V|] or [N, |V|]")
     w = _ids(target, "target", u.shape[-1], device=u.device).to(u.device)
     if u.ndim == 1 and w.ndim != 0:
@@ -414,7 +617,17 @@ def cross_entropy(logits, target):
 
 
 def perplexity(p_true):
-    """``exp(−mean log p)`` of the probabilities of the correct tokens: a 0-d tensor."""
+    """``PPL = exp(−(1/N) Σ_t log p_t)``.
+
+    Parameters
+    ----------
+    p_true : torch.Tensor, shape [N]
+        Probabilities of the correct tokens, each in (0, 1].
+
+    Returns
+    -------
+    torch.Tensor, 0-d
+    """
     p = _tensor(p_true, "p_true", ndims=1, meaning="one probability per token")
     if p.numel() == 0:
         raise ValueError("p_true is empty; perplexity needs at least one probability")
@@ -426,8 +639,20 @@ def perplexity(p_true):
 
 
 def sample(logits, temperature, rng):
-    """One token id (a Python int) drawn from ``softmax(u / τ)``; ``rng`` a torch.Generator
-    (on the logits' device) or None."""
+    """One token id drawn from ``softmax(u / τ)``.
+
+    Parameters
+    ----------
+    logits : torch.Tensor, shape [|V|]
+    temperature : float
+        ``τ > 0``.
+    rng : torch.Generator or None
+        On the logits' device.
+
+    Returns
+    -------
+    int
+    """
     u = _tensor(logits, "logits", ndims=1, meaning="[|V|], one score per token")
     if rng is not None and not isinstance(rng, torch.Generator):
         raise TypeError(f"rng must be a torch.Generator (or None), got {type(rng).__name__}")

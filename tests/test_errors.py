@@ -90,6 +90,8 @@ BAD = [
     ("attention_rollout", (-np.ones((1, 1, 2, 2)),), {}, ValueError, r"non-negative"),
     ("attention_rollout", (np.ones((1, 1, 2, 2)),), {"residual": -1}, ValueError,
      r"residual must be a finite number ≥ 0"),
+    ("attention_rollout", (np.zeros((1, 1, 2, 2)),), {"residual": 0}, ValueError,
+     r"row of zeros and residual = 0"),
     ("causal_mask", (0,), {}, ValueError, r"n must be an integer ≥ 1, got 0"),
     ("causal_mask", (2.5,), {}, TypeError, r"n must be an integer, got 2\.5"),
     ("scaled_dot_product_attention", (X3, X3, X3), {"scale": 0}, ValueError,
