@@ -52,6 +52,7 @@ ch.code(
     """
 import inspect
 import numpy as np
+import lib.figures.contextual, lib.figures.generation   # this chapter's figures
 """
 )
 
@@ -626,9 +627,10 @@ ch.check(
 p_half = lib.softmax(u, temperature=0.5)
 assert np.allclose(p_half, lib.softmax(2 * u))                # τ = 0.5 doubles the scores
 assert abs(p[3] - 0.303) < 5e-4 and abs(p_half[3] - 0.357) < 5e-4
-assert np.all(p_half[:3] < p[:3])                             # the others all go down
+assert np.all(p_half[1:3] < p[1:3]) and p_half[0] > p[0]      # low scores fall; 0.98, close to the top, rises
+assert p_half.max() > p.max() and np.sort(p_half)[0] < np.sort(p)[0]   # sharper at both ends
 p_cold = lib.softmax(u, temperature=0.01)
-assert np.all(np.isfinite(p_cold)) and p_cold[3] > 0.9999    # τ → 0: greedy
+assert np.all(np.isfinite(p_cold)) and p_cold[3] > 0.999 and int(np.argmax(p_cold)) == 3   # τ → 0: greedy
 """
 )
 
@@ -638,20 +640,28 @@ p_half = lib.softmax(u, temperature=0.5)
 lib.glue("ch5_p_big_half", float(p_half[3]))
 lib.glue("ch5_p_big_two", float(lib.softmax(u, temperature=2.0)[3]))
 lib.glue("ch5_p_big_cold", float(lib.softmax(u, temperature=0.01)[3]))
+lib.glue("ch5_p_trophy_half", float(p_half[0]))
+lib.glue("ch5_p_it_half", float(p_half[2]))
 """
 )
 
 ch.md(
     zh="""
 $\\tau = 0.5$ 等於把分數加倍：「大」從 {glue:text}`ch5_p_big:.3f` 升到 {glue:text}`ch5_p_big_half:.3f`，
-其餘三個都下降，分布變尖。$\\tau = 2$ 時「大」只剩 {glue:text}`ch5_p_big_two:.3f`，四個詞幾乎一樣可能；
-$\\tau = 0.01$ 時「大」拿到 {glue:text}`ch5_p_big_cold:.4f`，和貪婪解碼沒有兩樣。
+分數最低的「它」從 {glue:text}`ch5_p_it:.3f` 降到 {glue:text}`ch5_p_it_half:.3f`，分布變尖。
+（分數 0.98、緊追在後的「獎盃」反而從 {glue:text}`ch5_p_trophy:.3f` 略升到 {glue:text}`ch5_p_trophy_half:.3f`：
+降溫是把機率從低分的詞搬給高分的詞，不是只搬給第一名。）$\\tau = 2$ 時「大」只剩 {glue:text}`ch5_p_big_two:.3f`，四個詞幾乎一樣可能；
+$\\tau = 0.01$ 時「大」拿到 {glue:text}`ch5_p_big_cold:.4f`，幾乎就是貪婪解碼。
 """,
     en="""
 $\\tau = 0.5$ amounts to doubling the scores: "big" rises from {glue:text}`ch5_p_big:.3f` to
-{glue:text}`ch5_p_big_half:.3f` and the other three all fall; the distribution sharpens. At
+{glue:text}`ch5_p_big_half:.3f`, the lowest-scoring "it" falls from {glue:text}`ch5_p_it:.3f` to
+{glue:text}`ch5_p_it_half:.3f`, and the distribution sharpens. ("Trophy", scoring 0.98 just
+behind, even rises a little, from {glue:text}`ch5_p_trophy:.3f` to
+{glue:text}`ch5_p_trophy_half:.3f`: cooling moves probability from low-scoring words to
+high-scoring ones, not only to the winner.) At
 $\\tau = 2$ "big" keeps only {glue:text}`ch5_p_big_two:.3f` and the four words are almost equally
-likely; at $\\tau = 0.01$ "big" gets {glue:text}`ch5_p_big_cold:.4f`, no different from greedy
+likely; at $\\tau = 0.01$ "big" gets {glue:text}`ch5_p_big_cold:.4f`, practically greedy
 decoding.
 """,
 )
