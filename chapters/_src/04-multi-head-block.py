@@ -746,7 +746,7 @@ receives. Both variants use the same weights; three random seeds are averaged.
 
 ch.code(
     """
-sweep = lib.figures.block.depth_sweep(depths=(2, 4, 8, 16, 32), d=64, n_heads=4)
+sweep = lib.figures.block.depth_sweep(depths=(2, 8, 32), d=64, n_heads=4)   # about a second
 lib.figures.block.plot_depth_experiment(sweep["runs"][32], sweep);
 """
 )
@@ -770,7 +770,7 @@ ch.check(
     """
 # post-norm: every block ends in LayerNorm, so rows have norm √d; pre-norm's stream keeps growing
 assert abs(deep["post"]["stream_norm"][-1] - 8.0) < 1e-3
-assert np.all(np.diff(deep["pre"]["stream_norm"]) > 0)
+assert deep["pre"]["stream_norm"][-1] > 3 * deep["pre"]["stream_norm"][0]
 # Xiong et al. 2020: pre-norm's top gradient shrinks about like 1/√L, post-norm's does not
 assert 2.5 < pre_top[0] / pre_top[-1] < 6.5
 assert 0.6 < post_top[-1] / post_top[0] < 1.6

@@ -228,7 +228,7 @@ def _one_seed(seed, out, n_layers, d, n_heads, n_tokens, vocab, causal, torch, t
         r["loss"].append(float(loss.detach()))
 
 
-def depth_sweep(depths=(2, 4, 8, 16, 32), **kwargs):
+def depth_sweep(depths=(2, 8, 32), **kwargs):
     """:func:`depth_experiment` for several depths ``L``: the gradient norm of the top block's
     W₁ and of the input, for each variant. Xiong et al. (2020) prove that at initialisation the
     top block's gradient of post-norm does not shrink with ``L`` while pre-norm's scales like
@@ -290,7 +290,7 @@ def head_table(rows, r_big):
     n1 = r_big.tokens[_noun_indices(r_big)[0]]
     pron = r_big.tokens[r_big.pronoun_index]
     big, small = tr(zh="「太大」句", en='"too big"'), tr(zh="「太小」句", en='"too small"')
-    head = [tr(zh="層・頭", en="layer·head"),
+    head = [tr(zh="層·頭", en="layer·head"),
             tr(zh=f"{pron} 最看重（{big}）", en=f"{pron} looks most at ({big})"),
             tr(zh=f"{pron} 最看重（{small}）", en=f"{pron} looks most at ({small})"),
             tr(zh=f"{n1} 的占比（大／小）", en=f"{n1}'s share (big / small)")]
@@ -313,7 +313,8 @@ def heads_widget(r_big, r_small):
         r = results[sentence]
         return plot_heads(r.attention, r.tokens, query=r.pronoun_index)
 
-    return lib.widgets.frames_widget(draw, {"sentence": list(results)})
+    return lib.widgets.frames_widget(draw, {"sentence": list(results)},
+                                     labels={"sentence": tr(zh="句子", en="sentence")})
 
 
 # --------------------------------------------------------------------------------------------
@@ -346,7 +347,7 @@ def plot_heads(attention, tokens, query=None, title=None):
         for h in range(A):
             ax = axes[l, h]
             im = ax.imshow(W[l, h], cmap="Blues", norm=norm)
-            ax.set_title(tr(zh=f"第 {l + 1} 層・頭 {h + 1}", en=f"layer {l + 1} · head {h + 1}"),
+            ax.set_title(tr(zh=f"第 {l + 1} 層 · 頭 {h + 1}", en=f"layer {l + 1} · head {h + 1}"),
                          fontsize=10)
             ax.set_xticks(range(N), tokens, rotation=90, fontsize=8)
             ax.set_yticks(range(N), tokens if h == 0 else [""] * N, fontsize=8)
@@ -420,7 +421,7 @@ def plot_layer_norm(x, y, gamma=None, beta=None):
     titles = [tr(zh="原始分數 x", en="raw scores x"),
               tr(zh="標準分數 LN(x)", en="standard scores LN(x)")]
     for ax, v, title, c in zip(axes, (x, y), titles, (_C_X, _C_T3)):
-        mu, sd = v.mean(), v.std()  # population std, as layer_norm
+        mu, sd = round(float(v.mean()), 9) + 0.0, float(v.std())  # population std, as layer_norm
         bars = ax.bar(range(len(v)), v, color=c)
         ax.bar_label(bars, fmt="%.3g", fontsize=8, padding=2)
         ax.axhline(mu, color="0.2", linestyle="--", linewidth=1,
@@ -472,7 +473,14 @@ def plot_depth_experiment(result, sweep):
     axes[1].set_xlabel(tr(zh="區塊數 L", en="number of blocks L"))
     axes[1].set_ylabel(tr(zh="最上層的 ‖∂損失/∂W₁‖", en="top block's ‖∂loss/∂W₁‖"))
     axes[1].set_title(tr(zh="最上層拿到的梯度", en="gradient at the top block"), fontsize=10)
+    depths = np.asarray(sweep["depths"], dtype=float)
+    ref = sweep["pre"]["top_grad"][0] * np.sqrt(depths[0] / depths)
+    axes[1].loglog(depths, ref, ":", color="0.5", label="∝ 1/√L")
     axes[1].set_xticks(sweep["depths"], [str(L) for L in sweep["depths"]])
+    lo = min(min(sweep[v]["top_grad"]) for v in ("pre", "post"))
+    hi = max(max(sweep[v]["top_grad"]) for v in ("pre", "post"))
+    ticks = [t for t in (0.1, 0.2, 0.5, 1, 2, 5, 10) if lo / 1.5 <= t <= hi * 1.5]
+    axes[1].set_yticks(ticks, [f"{t:g}" for t in ticks])
     axes[1].minorticks_off()
     for ax in axes:
         ax.legend(fontsize=8)
@@ -509,9 +517,11 @@ def plot_param_breakdown(models):
     handles, labels = ax.get_legend_handles_labels()
     seen = dict(zip(labels, handles))
     ax.legend(seen.values(), seen.keys(), fontsize=8, ncol=3, loc="upper center",
-              bbox_to_anchor=(0.5, -0.25))
+              bbox_to_anchor=(0.5, -0.12), frameon=False)
     ax.set_yticks(range(len(models)), list(models))
     ax.set_xlim(0, 1)
+    ax.set_xticks([])
     ax.invert_yaxis()
-    ax.set_xlabel(tr(zh="占全部參數的比例", en="share of all parameters"))
+    ax.set_title(tr(zh="參數都在哪裡（占全部的比例）", en="where the parameters are (share of all)"),
+                 fontsize=10)
     return fig
