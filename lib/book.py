@@ -31,9 +31,21 @@ def use_cjk_font() -> str:
 
     if not FONT_FILE.is_file():
         raise FileNotFoundError(f"the book's CJK font is missing: {FONT_FILE}")
-    names = {f.name for f in font_manager.fontManager.ttflist}
-    if FONT_FAMILY not in names:
-        font_manager.fontManager.addfont(str(FONT_FILE))
+    fm = font_manager.fontManager
+    have = {f.weight for f in fm.ttflist if f.name == FONT_FAMILY}
+    if not have:
+        fm.addfont(str(FONT_FILE))
+        regular = next(f for f in fm.ttflist if f.name == FONT_FAMILY)
+        # One weight ships (size): the same file answers every weight, so a bold title draws
+        # its CJK characters in the regular weight instead of logging "Failed to find font
+        # weight bold" (stderr in a cell fails the book's build).
+        for weight in range(100, 1000, 100):
+            if weight != regular.weight:
+                fm.ttflist.append(font_manager.FontEntry(
+                    fname=regular.fname, name=FONT_FAMILY, style=regular.style,
+                    variant=regular.variant, weight=weight, stretch=regular.stretch,
+                    size=regular.size))
+        getattr(type(fm)._findfont_cached, "cache_clear", lambda: None)()  # forget old lookups
     # a list of families: matplotlib falls back glyph by glyph along it (generic names like
     # "sans-serif" would resolve to one font only)
     matplotlib.rcParams["font.family"] = [LATIN_FAMILY, FONT_FAMILY]
