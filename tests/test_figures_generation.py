@@ -114,11 +114,60 @@ def test_cosine_by_layer_draws_the_values(lang):
     assert ("輸入" in _texts(fig)) == (lang == "zh")
 
 
+class _FakeDecoder:
+    """Stands in for lib.winograd: records what the widget asks the decoder."""
+
+    def __init__(self):
+        import lib.corpus as corpus
+        self.corpus, self.calls = corpus, []
+
+    def canonical_pair(self, lang):
+        return self.corpus.canonical_pair(lang)
+
+    def next_token_probs(self, prefix, lang):
+        self.calls.append(("next", list(prefix)))
+        vocab = list(self.corpus.vocabulary())
+        scores = np.zeros(len(vocab))
+        scores[vocab.index("大")], scores[vocab.index("小")] = 3.0, 2.0
+        return vocab, lib.softmax(scores)
+
+    def generate(self, prefix, lang, temperature, rng, max_tokens=12):
+        self.calls.append(("generate", float(temperature)))
+        return list(prefix) + ["了"]
+
+
+def test_temperature_widget_frames_prefix_and_start(lang, monkeypatch):
+    import sys
+
+    fake = _FakeDecoder()
+    monkeypatch.setitem(sys.modules, "lib.winograd", fake)
+    monkeypatch.setattr(lib, "winograd", fake, raising=False)
+    taus = (0.01, 0.5, 1.0, 5.0)
+    box = generation.temperature_widget(TOKENS_ZH, U, lang, taus=taus, n_samples=2)
+    assert len(box.images) == len(taus)                       # one precomputed frame per τ
+    assert box.controls["tau"].index == 2                     # opens at τ = 1 …
+    assert all(s.selected_index == 2 for s in box.stacks[0])  # … with the picture to match
+    blank = [c[1] for c in fake.calls if c[0] == "next"]
+    assert blank and blank[0][-1] in ("太", "too")            # the 「太＿了」 blank's prefix
+    sampled = sorted({c[1] for c in fake.calls if c[0] == "generate"})
+    assert sampled == sorted(taus)                            # samples drawn at each τ
+
+
 _HAS_MODELS = (importlib.util.find_spec("lib.winograd") is not None
                and importlib.util.find_spec("lib.widgets") is not None)
 
 
 @pytest.mark.skipif(not _HAS_MODELS, reason="lib.winograd / lib.widgets not in this checkout yet")
-def test_temperature_widget_builds_with_the_tiny_decoder(lang):
-    w = generation.temperature_widget(TOKENS_ZH, U, lang, taus=(0.01, 1.0))
-    assert w is not None
+def test_temperature_widget_with_the_tiny_decoder(lang):
+    import lib.winograd as wg
+
+    big, _ = wg.canonical_pair(lang)
+    vocab, probs = wg.next_token_probs(generation.blank_prefix(big), lang)
+    top = vocab[int(np.argmax(probs))]
+    assert top == {"zh": "大", "en": "big"}[lang] or top in {"小", "small"}   # an adjective fills 太＿
+    box = generation.temperature_widget(TOKENS_ZH, U, lang, taus=(0.01, 1.0), n_samples=2)
+    assert len(box.images) == 2 and all(len(im.value) > 1000 for im in box.images)
+    # τ → 0 is greedy: the samples no longer depend on the seed
+    a = generation._sample_texts(lang, big[:2], 0.01, 2, 0, 12)
+    b = generation._sample_texts(lang, big[:2], 0.01, 2, 99, 12)
+    assert a == b and a[0] == a[1]

@@ -257,12 +257,11 @@ $\mathbf{h}$ with each row:
 
 ch.code(
     """
-tokens = [lib.tr(zh="獎盃", en="trophy"), lib.tr(zh="行李箱", en="suitcase"),
-          lib.tr(zh="它", en="it"), lib.tr(zh="大", en="big")]   # ids 0, 1, 2, 3
-E = np.array([[0.9, 0.1, 0.4],      # 獎盃 trophy
-              [0.3, 0.8, 0.6],      # 行李箱 suitcase
-              [0.2, 0.7, 0.5],      # 它 it
-              [0.7, 0.4, 0.7]])     # 大 big          E: [|V|, d] = [4, 3]
+tokens = ["獎盃", "行李箱", "它", "大"]      # ids 0, 1, 2, 3 (trophy, suitcase, it, big): chapter 1
+E = np.array([[0.9, 0.1, 0.4],               # 0 獎盃 trophy
+              [0.3, 0.8, 0.6],               # 1 行李箱 suitcase
+              [0.2, 0.7, 0.5],               # 2 它 it
+              [0.7, 0.4, 0.7]])              # 3 大 big          E: [|V|, d] = [4, 3]
 h = np.array([0.8, 0.2, 0.6])       # [d]
 u = lib.lm_head(h, E)               # [|V|]  scores h · E_j
 p = lib.softmax(u)                  # [|V|]  probabilities

@@ -191,7 +191,7 @@ def _sample_texts(lang, prefix, tau, n_samples, seed, max_tokens):
 
 
 def temperature_widget(tokens, scores, lang=None, taus=TAUS, n_samples=3, seed=0,
-                       sample_prefix_len=2, max_tokens=12):
+                       sample_prefix_len=2, max_tokens=12, start=1.0):
     """The chapter's temperature slider, precomputed so it also works on the static website.
 
     The blank is the decoder's next-token distribution after the canonical "big" sentence up to
@@ -216,5 +216,11 @@ def temperature_widget(tokens, scores, lang=None, taus=TAUS, n_samples=3, seed=0
         return plot_temperature_frame(tau, tokens, scores, vocab, blank_scores, samples,
                                       blank_title=title)
 
-    return lib.widgets.frames_widget(draw, {"tau": list(taus)},
-                                     labels={"tau": tr(zh="溫度 τ", en="temperature τ")})
+    box = lib.widgets.frames_widget(draw, {"tau": list(taus)},
+                                    labels={"tau": tr(zh="溫度 τ", en="temperature τ")})
+    if start in taus:  # open at τ = 1: move the slider and its (jslinked) stack together
+        k = list(taus).index(start)
+        box.controls["tau"].index = k
+        for stack in box.stacks[0]:
+            stack.selected_index = k
+    return box
