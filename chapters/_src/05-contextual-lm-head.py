@@ -29,7 +29,7 @@ ch.md(
 
 - 靜態詞向量與**上下文詞向量**的差別，並親眼看到「它」的兩個向量一層一層被推開；
 - **語言模型頭**如何用 $\\mathbf{h}\\mathbf{E}^\\top$ 把向量換回詞彙表上的分數，以及**權重共享**為什麼省下一整個矩陣；
-- **預訓練**：預測下一個詞、**交叉熵**就是正確詞元的負對數機率、**teacher forcing**；還會現場訓練一個小解碼器幾秒鐘；
+- **預訓練**：預測下一個詞、**交叉熵**就是正確詞元的負對數機率、**教師強制**（teacher forcing）；還會現場訓練一個小解碼器幾秒鐘；
 - **生成**：貪婪解碼與抽樣，**溫度** $\\tau$ 怎麼讓分佈變尖或變平（附互動滑桿）；
 - Transformer 的三大家族：只有編碼器、只有解碼器、編碼器－解碼器。
 """,
@@ -73,7 +73,7 @@ ch.md(
 兩句裡的「它」起點 $\mathbf{x}_i$ 完全一樣（同一列詞嵌入、同一個座位），經過 $L$ 層注意力與前饋網路之後，
 $\mathbf{h}_i^L$ 卻不一樣。
 
-**眼見為憑。** 本書的小編碼器在每一層之後都留下了殘差流：`resolve(...).hidden` 的形狀是 $[L+1, N, d]$，
+**眼見為憑。** 本書的小編碼器在每一層之後都留下了{term}`殘差流 <殘差流（residual stream）>`：`resolve(...).hidden` 的形狀是 $[L+1, N, d]$，
 第 0 層是輸入（詞嵌入加位置嵌入），第 $\ell$ 層是第 $\ell$ 個區塊之後的向量。我們取出「它」在兩句裡的向量：
 """,
     en=r"""
@@ -92,7 +92,7 @@ word has become the suitcase.
 of the embedding matrix, the same seat), yet after $L$ layers of attention and feed-forward
 networks their $\mathbf{h}_i^L$ differ.
 
-**Seeing is believing.** The book's tiny encoder keeps the residual stream after every layer:
+**Seeing is believing.** The book's tiny encoder keeps the {term}`residual stream <residual stream（殘差流）>` after every layer:
 `resolve(...).hidden` has shape $[L+1, N, d]$; layer 0 is the input (embedding plus position),
 layer $\ell$ is the vector after the $\ell$-th block. We take the vector of "it" in both
 sentences:
@@ -466,11 +466,11 @@ ch.code("lib.figures.generation.plot_cross_entropy((float(p[3]), 0.9, 0.01));")
 ch.md(
     zh=r"""
 (def-teacher-forcing)=
-### Teacher forcing：一次練完整句
+### 教師強制（teacher forcing）：一次練完整句
 
-訓練時，不管模型上一步猜了什麼，下一步一律餵入**正確的**詞，這叫 **teacher forcing**。
+訓練時，不管模型上一步猜了什麼，下一步一律餵入**正確的**詞，這叫**教師強制**（teacher forcing）。
 好處是整句可以一次算完：輸入是 $w_1, \dots, w_{N-1}$，答案是同一句往左移一格的 $w_2, \dots, w_N$；
-因果遮罩（第 3 章）保證位置 $t$ 看不到答案 $w_{t+1}$。一句 $N$ 個詞元，就是 $N-1$ 題克漏字同時作答：
+{term}`因果遮罩 <因果遮罩（causal mask）>`（第 3 章）保證位置 $t$ 看不到答案 $w_{t+1}$。一句 $N$ 個詞元，就是 $N-1$ 題克漏字同時作答：
 """,
     en=r"""
 (def-teacher-forcing)=
@@ -479,7 +479,7 @@ ch.md(
 During training, whatever the model guessed at the previous step, the next step is always fed
 the **right** word. This is **teacher forcing**. Its benefit is that a whole sentence is computed
 in one pass: the inputs are $w_1, \dots, w_{N-1}$, the answers are the same sentence shifted left
-by one, $w_2, \dots, w_N$; the causal mask (chapter 3) makes sure position $t$ cannot see its
+by one, $w_2, \dots, w_N$; the {term}`causal mask <causal mask（因果遮罩）>` (chapter 3) makes sure position $t$ cannot see its
 answer $w_{t+1}$. A sentence of $N$ tokens is $N-1$ blanks answered at the same time:
 """,
 )
@@ -502,7 +502,7 @@ assert list(targets[:-1]) == list(inputs[1:])
 ch.md(
     zh="""
 **現場訓練。** 下面從隨機初始化開始，用 `lib.torch_mirror` 的函式組成的小解碼器，在本書語料的中文訓練句上
-訓練 40 步（有 GPU 就用 GPU，沒有也只要幾秒）。每一步都是一整批句子的 teacher forcing，損失就是上面那個交叉熵的平均。
+訓練 40 步（有 GPU 就用 GPU，沒有也只要幾秒）。每一步都是一整批句子的教師強制，損失就是上面那個交叉熵的平均。
 """,
     en="""
 **Training live.** Below, a tiny decoder built from the functions of `lib.torch_mirror` starts
@@ -811,7 +811,7 @@ ch.md(
   {glue:text}`ch5_cos_input:.2f` 降到 {glue:text}`ch5_cos_top:.2f`。
 - **語言模型頭** $\mathbf{u} = \mathbf{h}\mathbf{E}^\top$、$\mathbf{p} = \operatorname{softmax}(\mathbf{u})$；
   **權重共享**讓輸入與輸出共用同一個 $\mathbf{E}$（同一塊記憶體）。
-- **預訓練**：預測下一個詞，損失是正確詞元的 $-\log p$；**teacher forcing** 讓一整句一次算完。
+- **預訓練**：預測下一個詞，損失是正確詞元的 $-\log p$；**教師強制**讓一整句一次算完。
 - **生成**：貪婪或抽樣；**溫度** $\tau$ 把分數除以 $\tau$，$\tau \to 0$ 就是貪婪解碼。
 - 三大家族：編碼器（BERT）、解碼器（GPT）、編碼器－解碼器（T5）。
 
