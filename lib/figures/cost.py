@@ -31,12 +31,13 @@ def fit_slope(ns, ys):
     return float(np.polyfit(np.log(ns[ok]), np.log(ys[ok]), 1)[0])
 
 
-def _best_time(fn, repeats, sync=None, budget=0.25, max_repeats=10):
+def _best_time(fn, repeats, sync=None, warm_up=True, budget=0.05, max_repeats=10):
     """The fastest of at least ``repeats`` runs (more while they take under ``budget`` seconds
     in all): the minimum is what the computation costs when nothing else gets in the way."""
-    fn()                                                   # warm-up: allocations, kernels
-    if sync:
-        sync()
+    if warm_up:                                            # first call: allocations, kernels
+        fn()
+        if sync:
+            sync()
     best, spent, runs = float("inf"), 0.0, 0
     while runs < repeats or (spent < budget and runs < max_repeats):
         t0 = time.perf_counter()
@@ -77,7 +78,7 @@ def _torch_runs(d_k, seed):
     return runs
 
 
-def measure(ns, d_k=64, repeats=3, seed=0):
+def measure(ns, d_k=64, repeats=2, seed=0):
     """Time (seconds, best of ``repeats``) and peak memory (bytes) of attention for each N.
 
     Returns
@@ -90,12 +91,12 @@ def measure(ns, d_k=64, repeats=3, seed=0):
     times, memory = {"NumPy (lib)": []}, {"NumPy (lib)": []}
     for N in ns:
         Q, K, V = (rng.standard_normal((N, d_k)) for _ in range(3))   # [N, d_k]
-        times["NumPy (lib)"].append(_best_time(lambda: scaled_dot_product_attention(Q, K, V),
-                                               repeats))
-        tracemalloc.start()
+        tracemalloc.start()                                # the first call: memory, and warm-up
         scaled_dot_product_attention(Q, K, V)
         memory["NumPy (lib)"].append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
+        times["NumPy (lib)"].append(_best_time(lambda: scaled_dot_product_attention(Q, K, V),
+                                               repeats, warm_up=False))
     for name, dev, make in _torch_runs(d_k, seed):
         import torch
 

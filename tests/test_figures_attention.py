@@ -1,0 +1,134 @@
+"""Chapter 3's attention figures draw, in both languages, the numbers lib computes."""
+from __future__ import annotations
+
+import sys
+import types
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+import lib
+from lib.figures import attention as F
+
+K = np.array([[2.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
+V = np.array([[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]])
+Q_IT = np.array([1.0, 2.0])
+
+
+@pytest.fixture(params=["zh", "en"])
+def lang(request):
+    lib.setup(request.param)
+    yield request.param
+    plt.close("all")
+    lib.setup("en")
+
+
+def _texts(fig):
+    return [t.get_text() for t in fig.findobj(matplotlib.text.Text)]
+
+
+def _has_cjk(s):
+    return any("\u4e00" <= c <= "\u9fff" for c in s)
+
+
+def test_worked_example_draws_the_notes_four_steps(lang):
+    tokens = ["獎盃", "行李箱", "它"] if lang == "zh" else ["trophy", "suitcase", "it"]
+    fig = F.plot_worked_example(Q_IT, K, V, tokens)
+    scores_ax, weights_ax, sum_ax = fig.axes
+    heights = [p.get_height() for p in scores_ax.patches]
+    assert np.allclose(heights[:3], [4, 1, 2]) and np.allclose(heights[3:], np.array([4, 1, 2]) / np.sqrt(2))
+    _, w = lib.scaled_dot_product_attention(Q_IT[None], K, V)
+    assert np.allclose([p.get_height() for p in weights_ax.patches], w[0])
+    assert np.allclose(w[0], [0.73, 0.09, 0.18], atol=0.005)
+    assert "[0.82, 0.18]" in _texts(fig)
+    assert _has_cjk(" ".join(_texts(fig))) == (lang == "zh")
+
+
+def test_worked_example_refuses_values_it_cannot_draw():
+    with pytest.raises(ValueError, match="2 columns"):
+        F.plot_worked_example(Q_IT, K, np.ones((3, 3)), ["a", "b", "c"])
+
+
+def test_entropy_bits():
+    assert F.entropy_bits(np.full(4, 0.25)) == pytest.approx(2.0)
+    assert F.entropy_bits([1.0, 0.0, 0.0]) == pytest.approx(0.0)
+    w = lib.softmax([[8.0, 4.0, 0.0], [1.0, 0.5, 0.0]])
+    expected = -(w * np.log(w)).sum(axis=1) / np.log(2)
+    assert np.allclose(F.entropy_bits(w), expected)
+
+
+@pytest.mark.parametrize("d_k", [4, 64, 256])
+def test_scaling_data_has_variance_d_k_and_one_when_scaled(d_k):
+    raw = F.scaling_frame_data(d_k, False, n_samples=4000)
+    scaled = F.scaling_frame_data(d_k, True, n_samples=4000)
+    assert raw["scores"].var() == pytest.approx(d_k, rel=0.15)
+    assert scaled["scores"].var() == pytest.approx(1.0, rel=0.15)
+    assert raw["weights"].sum() == pytest.approx(1.0)
+
+
+def test_unscaled_entropy_collapses_scaled_does_not():
+    raw = [F.scaling_frame_data(dk, False)["entropy"] for dk in (4, 64, 256)]
+    scaled = [F.scaling_frame_data(dk, True)["entropy"] for dk in (4, 64, 256)]
+    assert raw[0] > raw[1] > raw[2] and raw[2] < 0.5
+    assert max(scaled) - min(scaled) < 0.3 and min(scaled) > 2.0
+
+
+def test_scaling_frame_draws_weights_and_marks_d_k(lang):
+    fig = F.draw_scaling(64, True)
+    assert len(fig.axes) == 3
+    bars = fig.axes[1].patches
+    assert len(bars) == 8 and sum(b.get_height() for b in bars) == pytest.approx(1.0)
+    assert any("d_k = 64" in t for t in _texts(fig))
+    assert _has_cjk(" ".join(_texts(fig))) == (lang == "zh")
+
+
+def test_scaling_widget_grid(monkeypatch):
+    """The widget hands frames_widget a small grid whose every point draws a figure."""
+    calls = {}
+
+    def frames_widget(draw, params, labels=None):
+        calls.update(draw=draw, params=params, labels=labels)
+        return "widget"
+
+    fake = types.ModuleType("lib.widgets")
+    fake.frames_widget = frames_widget
+    monkeypatch.setitem(sys.modules, "lib.widgets", fake)
+    monkeypatch.setattr(lib, "widgets", fake, raising=False)
+    assert F.scaling_widget() == "widget"
+    params = calls["params"]
+    assert list(params) == ["d_k", "scaled"] and params["scaled"] == [False, True]
+    assert np.prod([len(v) for v in params.values()]) <= 60
+    fig = calls["draw"](d_k=params["d_k"][-1], scaled=False)
+    assert isinstance(fig, matplotlib.figure.Figure)
+    plt.close(fig)
+
+
+def test_masks_picture_the_causal_mask_and_weights(lang):
+    Q = np.array([[1.0, 0.0], [0.0, 1.0], Q_IT])
+    _, wb = lib.scaled_dot_product_attention(Q, K, V)
+    _, wc = lib.scaled_dot_product_attention(Q, K, V, causal=True)
+    fig = F.plot_masks(wb, wc, ["a", "b", "c"])
+    mask_img, bi_img, causal_img = (ax.images[0].get_array() for ax in fig.axes)
+    assert np.array_equal(np.asarray(mask_img, dtype=bool), lib.causal_mask(3))
+    assert np.allclose(causal_img[0], [1, 0, 0]) and np.allclose(causal_img[2], bi_img[2])
+    assert _texts(fig).count("−∞") == 3
+
+
+def test_sentence_masks_hide_the_adjective_only_when_causal(lang):
+    tokens = "獎盃 放不進 行李箱 ， 因為 它 太 大 了".split()
+    fig = F.plot_sentence_masks(tokens, 5, 7)
+    left, right = fig.axes
+    assert "✓" in [t.get_text() for t in left.texts] and "✗" in [t.get_text() for t in right.texts]
+    assert np.array_equal(np.asarray(right.images[0].get_array(), dtype=bool), lib.causal_mask(9))
+
+
+def test_word_order_plots_the_outputs_it_is_given(lang):
+    cases = {"A": {"x": [0.465, 0.704], "y": [0.465, 0.704]},
+             "B": {"x": [0.344, 0.868], "y": [0.427, 0.868]}}
+    fig = F.plot_word_order(cases, token="咬")
+    points = [c.get_offsets()[0] for ax in fig.axes for c in ax.collections]
+    assert np.allclose(points, [[0.465, 0.704], [0.465, 0.704], [0.344, 0.868], [0.427, 0.868]])
