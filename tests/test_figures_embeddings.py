@@ -51,8 +51,8 @@ def test_lookup_highlights_the_third_row_for_id_2(lang):
     # the one-hot row shows a single 1 in column 2 (the third cell)
     cells = [t.get_text() for t in one_hot_ax.texts if t.get_fontsize() == 10]
     assert cells == ["0", "0", "1", "0"]
-    bold = [t.get_text() for t in e_ax.texts if t.get_fontweight() == "bold"]
-    assert bold == ["0.2", "0.7", "0.5"]                 # E[2], not E[1] (行李箱)
+    hot = [t.get_text() for t in e_ax.texts if t.get_color() == F._HOT_TEXT]
+    assert hot == ["0.2", "0.7", "0.5"]                  # E[2], not E[1] (行李箱)
     assert [t.get_text() for t in out_ax.texts if t.get_fontsize() == 10] == ["0.2", "0.7", "0.5"]
     assert _has_cjk(e_ax.get_title()) == (lang == "zh")
     with pytest.raises(ValueError):

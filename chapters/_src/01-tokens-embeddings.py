@@ -3,6 +3,12 @@ from nbgen import Chapter
 
 ch = Chapter("01-tokens-embeddings")
 
+
+def glue_cell(source):
+    """A hidden cell of glue calls; the final ';' keeps its value off the page."""
+    ch.hidden(source.rstrip().rstrip(";") + ";")
+
+
 ch.md(
     zh="""
 # 1. 詞元與詞嵌入
@@ -190,7 +196,7 @@ print(len(pairs), "pairs;", len(tok.merges), "merges; vocabulary size", tok.voca
 """
 )
 
-ch.hidden(
+glue_cell(
     """
 lib.glue("n_pairs", len(pairs))
 lib.glue("n_heldout", len(heldout))
@@ -271,7 +277,7 @@ print(tok.decode(ids_zh), "|", tok.decode(ids_en))
 """
 )
 
-ch.hidden(
+glue_cell(
     """
 lib.glue("n_tok_zh", len(ids_zh))
 lib.glue("n_tok_en", len(ids_en))
@@ -405,7 +411,7 @@ assert np.allclose(lib.one_hot([0, 2, 3], 4) @ E, lib.embed([0, 2, 3], E))
 """
 )
 
-ch.hidden(
+glue_cell(
     """
 x_it = lib.embed(2, E)
 lib.glue("x_it", "[" + ", ".join(f"{v:.1f}" for v in x_it) + "]")
@@ -458,8 +464,8 @@ ch.code(
     """
 big, small = lib.corpus.canonical_pair(LANG)     # the running pair, as word tokens
 ids_big, ids_small = lib.corpus.encode(big, LANG), lib.corpus.encode(small, LANG)
-print(list(zip(big, ids_big)))
-print(list(zip(small, ids_small)))
+print(list(zip(big, ids_big.tolist())))
+print(list(zip(small, ids_small.tolist())))
 
 rng = np.random.default_rng(0)
 E_any = rng.normal(size=(lib.corpus.vocab_size(), 3))    # any table at all: [|V|, 3]
@@ -477,7 +483,7 @@ assert (X_big != X_small).any(axis=1).sum() == 1          # only 大/小 differs
 """
 )
 
-ch.hidden(
+glue_cell(
     """
 lib.glue("corpus_vocab", int(lib.corpus.vocab_size()))
 """
@@ -541,7 +547,7 @@ print("characters     zh", chars[0], " en", chars[1])
 """
 )
 
-ch.hidden(
+glue_cell(
     """
 (c_en_only, c_both, c_zh_only) = counts.values()
 lib.glue("cnt_both_zh", c_both[0]); lib.glue("cnt_both_en", c_both[1])
@@ -640,7 +646,7 @@ man" and "man bites dog" use the same three words.
 """,
 )
 
-ch.hidden('lib.glue("ex_params", 50_000 * 768)')
+glue_cell('lib.glue("ex_params", 50_000 * 768)')
 
 ch.md(
     zh="""
@@ -677,7 +683,7 @@ ch.code(
 ids = [0, 2, 3]
 X = np.zeros((3, 3))      # TODO: build the one-hot matrix [N, |V|] and multiply it by E
 lib.check(X, lib.embed(ids, E), hint=lib.tr(zh="提示：np.eye(4)[ids] 就是 one-hot 矩陣。",
-                                            en="Hint: np.eye(4)[ids] is the one-hot matrix."))
+                                            en="Hint: np.eye(4)[ids] is the one-hot matrix."));
 """
 )
 

@@ -10,6 +10,7 @@ from ..book import tr
 
 _PALETTE = ("#cfe0f5", "#fbd9c0", "#d5ecd0", "#eadcf3", "#f7efb6", "#f5cfd8")
 _BLUE, _ORANGE = "#34558b", "#d9822b"
+_HOT_TEXT = "#b3541e"   # numbers of the highlighted row (the CJK font has no bold weight)
 
 
 def _visible(piece: str) -> str:
@@ -51,7 +52,7 @@ def plot_tokens(rows, width=8.0):
     for r, (label, pieces, lines) in enumerate(layout):
         n = len(pieces)
         ax.text(0, y - 0.1, tr(zh=f"{label}（共 {n} 個詞元）", en=f"{label} ({n} tokens)"),
-                fontsize=10, weight="bold", va="top")
+                fontsize=10.5, color="#222222", va="top")
         y -= 0.55
         k = 0
         for line in lines:
@@ -91,7 +92,7 @@ def _matrix(ax, M, row_labels, col_labels, highlight_row=None, highlight_col=Non
             v = M[i, j]
             txt = f"{v:.0f}" if float(v).is_integer() else f"{v:.2f}".rstrip("0")
             ax.text(j + 0.5, n - 0.5 - i, txt, ha="center", va="center", fontsize=10,
-                    weight="bold" if hot else "normal")
+                    color=_HOT_TEXT if hot else "black")
     for i, lab in enumerate(row_labels):
         ax.text(-0.15, n - 0.5 - i, lab, ha="right", va="center", fontsize=9)
     for j, lab in enumerate(col_labels):

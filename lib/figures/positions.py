@@ -49,9 +49,9 @@ def plot_bag_of_words(first, second):
     ax.text(xb, 1.3 - 0.4, "=" if same else "≠", fontsize=18, ha="center", va="center",
             color=_ORANGE)
     ax.text(n * 1.05 / 2, 2.35, tr(zh="句子（有座位）", en="sentence (with seats)"),
-            ha="center", fontsize=10, weight="bold")
+            ha="center", fontsize=10.5)
     ax.text(xb, 2.35, tr(zh="一袋詞（沒有座位）", en="bag of words (no seats)"),
-            ha="center", fontsize=10, weight="bold")
+            ha="center", fontsize=10.5)
     ax.set_xlim(-0.2, n * 1.05 + 1.6 + len(words) * 1.05 + 0.1)
     ax.set_ylim(-0.3, 2.6)
     ax.set_aspect("equal")
