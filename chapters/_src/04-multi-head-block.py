@@ -173,7 +173,7 @@ assert np.allclose(weights.sum(-1), 1.0)
 ch.hidden(
     """
 lib.glue("mh_N", N); lib.glue("mh_d", d); lib.glue("mh_A", A); lib.glue("mh_dk", d_k)
-lib.glue("mh_params", int(4 * d * d))
+lib.glue("mh_params", int(4 * d * d));
 """
 )
 
@@ -248,10 +248,9 @@ flip = max(top_layer, key=lambda r: abs(r["share_big"] - r["share_small"]))
 noun1 = r_big.tokens[min(r_big.tokens.index(n) for n in r_big.probs)]
 lib.glue("tiny_L", int(L_tiny)); lib.glue("tiny_A", int(A_tiny))
 lib.glue("noun1", noun1)
-lib.glue("l1_share", first_layer[0]["share_big"])
-lib.glue("l1_max_gap", max(abs(r["share_big"] - r["share_small"]) for r in first_layer))
+lib.glue("l1_share", first_layer[0]["share_big"]); lib.glue("l1_share_small", first_layer[0]["share_small"])
 lib.glue("flip_head", flip["head"])
-lib.glue("flip_big", flip["share_big"]); lib.glue("flip_small", flip["share_small"])
+lib.glue("flip_big", flip["share_big"]); lib.glue("flip_small", flip["share_small"]);
 """
 )
 
@@ -269,12 +268,12 @@ ch.md(
     zh="""
 有一件事不必看圖就能確定：**第 1 層的頭分不出這兩句。** 在第 1 層，「它」的查詢向量在兩句中完全相同，
 兩個名詞的鍵向量也完全相同（同樣的詞、同樣的座位），只有「大／小」那一個鍵不同；它只改變 softmax 的分母，
-所以「它」分給兩個名詞的比例不會變。上表第 1 層兩欄的占比都是 {glue:text}`noun1` 占 {glue:text}`l1_share:.2f`，
-兩句相差不到 {glue:text}`l1_max_gap:.0e`——也就是一模一樣。
+所以「它」分給兩個名詞的比例不會變。以上表第 1 層的頭 1 為例，{glue:text}`noun1` 的佔比在「太大」句是
+{glue:text}`l1_share:.6f`，在「太小」句是 {glue:text}`l1_share_small:.6f`，一模一樣。
 
 要讓「它」依句子改指，至少得有第二層：第 1 層先讓「大／小」讀到其他詞，把語境寫進自己的向量，
 第 2 層「它」的查詢才碰得到不同的鍵。在第 2 層，兩句差別最大的是頭 {glue:text}`flip_head:d`：
-「太大」句中 {glue:text}`noun1` 的占比是 {glue:text}`flip_big:.2f`，「太小」句中是 {glue:text}`flip_small:.2f`。
+「太大」句中 {glue:text}`noun1` 的佔比是 {glue:text}`flip_big:.2f`，「太小」句中是 {glue:text}`flip_small:.2f`。
 這就是為什麼區塊要**疊起來**；第 7 章會用注意力 rollout 把各層串起來看。
 
 也要提醒：一個頭的權重大，不等於模型「因為它」才答對 {cite}`jain2019attention`。
@@ -285,8 +284,9 @@ One thing is certain without looking: **the heads of layer 1 cannot tell the two
 apart.** In layer 1 the query of "it" is the same in both sentences, and so are the keys of the
 two nouns (same words, same seats); only the key of "big/small" differs, and that only changes
 the softmax's denominator, so the split of attention between the two nouns cannot change. In the
-table, the first noun, {glue:text}`noun1`, gets a share of {glue:text}`l1_share:.2f` in layer 1 in
-both sentences; the two differ by less than {glue:text}`l1_max_gap:.0e` — that is, not at all.
+table, head 1 of layer 1 gives the first noun, {glue:text}`noun1`, a share of
+{glue:text}`l1_share:.6f` in the "too big" sentence and {glue:text}`l1_share_small:.6f` in the
+"too small" one: identical.
 
 For "it" to change its referent with the sentence, a second layer is needed: layer 1 lets
 "big/small" read the other words and write that context into its own vector, and only then can the
@@ -384,7 +384,7 @@ ch.check("assert np.allclose(t3, [0.5, 0.4, 0.9])")
 
 ch.hidden(
     """
-lib.glue("t3_str", "[" + ", ".join(f"{v:.1f}" for v in t3) + "]")
+lib.glue("t3_str", "[" + ", ".join(f"{v:.1f}" for v in t3) + "]");
 """
 )
 
@@ -421,7 +421,7 @@ for l in range(1, r_big.hidden.shape[0]):
 ch.hidden(
     """
 gaps = [float(np.linalg.norm(r_big.hidden[l, i] - r_small.hidden[l, i])) for l in range(r_big.hidden.shape[0])]
-lib.glue("gap0", gaps[0]); lib.glue("gap_top", gaps[-1])
+lib.glue("gap0", gaps[0]); lib.glue("gap_top", gaps[-1]);
 """
 )
 
@@ -520,7 +520,7 @@ ch.hidden(
     """
 ffn_params = W1.size + b1.size + W2.size + b2.size
 lib.glue("ffn_params", int(ffn_params)); lib.glue("d_ff", int(d_ff))
-lib.glue("relu_zero", float((hidden == 0).mean()))
+lib.glue("relu_zero", float((hidden == 0).mean()));
 """
 )
 
@@ -613,7 +613,7 @@ ch.hidden(
 lib.glue("ln_mu", float(mu)); lib.glue("ln_sigma", float(sigma))
 lib.glue("ln_sigma_sample", float(x.std(ddof=1)))
 lib.glue("ln_z0", float(z[0])); lib.glue("ln_z1", float(z[1]))
-lib.glue("ln_z0_sample", float((x[0] - mu) / x.std(ddof=1)))
+lib.glue("ln_z0_sample", float((x[0] - mu) / x.std(ddof=1)));
 """
 )
 
@@ -762,7 +762,7 @@ lib.glue("sqrt_d64", float(np.sqrt(64)))
 lib.glue("grad_pre_2", pre_top[0]); lib.glue("grad_pre_32", pre_top[-1])
 lib.glue("grad_post_2", post_top[0]); lib.glue("grad_post_32", post_top[-1])
 lib.glue("grad_pre_ratio", pre_top[0] / pre_top[-1])
-lib.glue("grad_post_over_pre", post_top[-1] / pre_top[-1])
+lib.glue("grad_post_over_pre", post_top[-1] / pre_top[-1]);
 """
 )
 
@@ -787,12 +787,12 @@ pre-norm 的殘差流從 {glue:text}`stream_in:.1f` 一路長到 {glue:text}`str
 右圖（對數座標）：疊得越深，pre-norm 最上層拿到的梯度越小——從 2 層的 {glue:text}`grad_pre_2:.2f` 降到 32 層的
 {glue:text}`grad_pre_32:.2f`，縮小約 {glue:text}`grad_pre_ratio:.1f` 倍，差不多是 $\\sqrt{32/2} = 4$；
 post-norm 則不管疊幾層，都維持在 {glue:text}`grad_post_32:.2f` 左右，32 層時是 pre-norm 的 {glue:text}`grad_post_over_pre:.1f` 倍。
-Xiong 等人 {cite}`xiong2020layer` 證明了這正是初始化時的行為：post-norm 靠近輸出的參數梯度很大、而且不隨深度變小，
+Xiong 等人 {cite}`xiong2020layer` 從理論上證明的，正是這種初始化時的行為：post-norm 靠近輸出的參數梯度很大、而且不隨深度變小，
 所以一開始就用大的學習率容易發散，必須先用很小的學習率「暖身」（warm-up）；pre-norm 的梯度隨深度自動變小、比較溫和，
 可以省掉暖身，也比較容易把模型疊深。這也是 GPT-2、GPT-3 和本書採用 pre-norm 的原因。
 
 要誠實說明這個實驗的範圍：我們只量了**初始化時**的梯度，沒有真的把 32 層的模型訓練下去；pre-norm 也有代價，
-殘差流越來越長，後面幾層的註記占比越來越小，所以 pre-norm 的模型在最後一個區塊之後還會再接一個 LayerNorm。
+殘差流越來越長，後面幾層的註記佔比越來越小，所以 pre-norm 的模型在最後一個區塊之後還會再接一個 LayerNorm。
 """,
     en="""
 Left: every post-norm block ends in LayerNorm, so each row of the stream always has length
@@ -896,11 +896,11 @@ lib.figures.block.plot_param_breakdown({"GPT-2 small": gpt2, "GPT-3": gpt3});
 ch.hidden(
     """
 lib.glue("gpt2_total", gpt2["total"]); lib.glue("gpt2_M", gpt2["total"] / 1e6)
-lib.glue("gpt3_B", gpt3["total"] / 1e9)
+lib.glue("gpt3_B", gpt3["total"] / 1e9); lib.glue("gpt3_total", gpt3["total"])
 lib.glue("gpt2_emb_share", (gpt2["embeddings"] + gpt2["positions"]) / gpt2["total"])
 lib.glue("gpt3_emb_share", (gpt3["embeddings"] + gpt3["positions"]) / gpt3["total"])
 lib.glue("gpt3_ffn_share", gpt3["feed_forward"] / gpt3["total"])
-lib.glue("gpt2_block", int(12 * 768**2 + 13 * 768))
+lib.glue("gpt2_block", int(12 * 768**2 + 13 * 768));
 """
 )
 
@@ -916,14 +916,14 @@ assert 123e6 < gpt2["total"] < 125e6 and 174e9 < gpt3["total"] < 176e9
 
 ch.md(
     zh="""
-GPT-2 小型版共 {glue:text}`gpt2_total:,d` 個參數，也就是常說的約 {glue:text}`gpt2_M:.0f` M；
-GPT-3 約 {glue:text}`gpt3_B:.1f` B，也就是常說的 175 B。兩者的組成很不一樣：GPT-2 小型版有
+GPT-2 小型版共 {glue:text}`gpt2_total:,d` 個參數，約 {glue:text}`gpt2_M:.0f` M；
+GPT-3 約 {glue:text}`gpt3_B:.0f` B（{glue:text}`gpt3_total:,d` 個）。兩者的組成很不一樣：GPT-2 小型版有
 {glue:text}`gpt2_emb_share:.0%` 的參數在詞嵌入與位置表裡；GPT-3 的 $d$ 大了 16 倍、層數多了 8 倍，
-$12d^2 L$ 壓倒一切，嵌入只剩 {glue:text}`gpt3_emb_share:.1%`，前饋網路就占了 {glue:text}`gpt3_ffn_share:.0%`。
+$12d^2 L$ 壓倒一切，嵌入只剩 {glue:text}`gpt3_emb_share:.1%`，前饋網路就佔了 {glue:text}`gpt3_ffn_share:.0%`。
 """,
     en="""
-GPT-2 small has {glue:text}`gpt2_total:,d` parameters, the "124 M" usually quoted
-({glue:text}`gpt2_M:.0f` M); GPT-3 has about {glue:text}`gpt3_B:.1f` B, the "175 B". They are
+GPT-2 small has {glue:text}`gpt2_total:,d` parameters, about {glue:text}`gpt2_M:.0f` M;
+GPT-3 about {glue:text}`gpt3_B:.0f` B ({glue:text}`gpt3_total:,d`). They are
 built very differently: GPT-2 small keeps {glue:text}`gpt2_emb_share:.0%` of its parameters in the
 embedding and position tables; GPT-3's $d$ is 16 times larger and it has 8 times more layers, so
 $12d^2 L$ dwarfs everything, the embeddings are down to {glue:text}`gpt3_emb_share:.1%`, and the
@@ -941,7 +941,7 @@ ch.md(
 - **殘差流**是每個詞元的共筆筆記：注意力在詞元之間搬運資訊，前饋網路就地加工，兩者都只是把結果**加**回去。
 - **前饋網路**先放大約四倍、ReLU、再縮回；**LayerNorm** 是每個向量的 z 分數（分母是 $d$），再乘 $\\gamma$ 加 $\\beta$。
 - **Pre-norm** 只正規化子層的輸入，殘差流不動；**post-norm** 每一步都把殘差流重新正規化。初始化時 post-norm 上層的梯度大、不隨深度縮小，需要暖身；pre-norm 較好訓練。
-- 參數量從形狀算：一個區塊 $12d^2 + 9d$（GPT-2 加偏差為 $12d^2 + 13d$）；GPT-2 小型版約 124 M，GPT-3 約 175 B。
+- 參數量從形狀算：一個區塊 $12d^2 + 9d$（GPT-2 加偏差為 $12d^2 + 13d$）；GPT-2 小型版約 {glue:text}`gpt2_M:.0f` M，GPT-3 約 {glue:text}`gpt3_B:.0f` B。
 """,
     en="""
 ## Summary
@@ -959,7 +959,7 @@ ch.md(
   renormalises the stream at every step. At initialisation post-norm's top gradients are large and
   do not shrink with depth, so it needs a warm-up; pre-norm trains more easily.
 - Parameters follow from shapes: one block is $12d^2 + 9d$ ($12d^2 + 13d$ with GPT-2's biases);
-  GPT-2 small is about 124 M, GPT-3 about 175 B.
+  GPT-2 small is about {glue:text}`gpt2_M:.0f` M, GPT-3 about {glue:text}`gpt3_B:.0f` B.
 """,
 )
 

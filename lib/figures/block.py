@@ -293,7 +293,7 @@ def head_table(rows, r_big):
     head = [tr(zh="層·頭", en="layer·head"),
             tr(zh=f"{pron} 最看重（{big}）", en=f"{pron} looks most at ({big})"),
             tr(zh=f"{pron} 最看重（{small}）", en=f"{pron} looks most at ({small})"),
-            tr(zh=f"{n1} 的占比（大／小）", en=f"{n1}'s share (big / small)")]
+            tr(zh=f"{n1} 的佔比（大／小）", en=f"{n1}'s share (big / small)")]
     lines = [" | ".join(head)]
     for r in rows:
         lines.append(" | ".join([
@@ -522,6 +522,6 @@ def plot_param_breakdown(models):
     ax.set_xlim(0, 1)
     ax.set_xticks([])
     ax.invert_yaxis()
-    ax.set_title(tr(zh="參數都在哪裡（占全部的比例）", en="where the parameters are (share of all)"),
+    ax.set_title(tr(zh="參數都在哪裡（佔全部的比例）", en="where the parameters are (share of all)"),
                  fontsize=10)
     return fig
