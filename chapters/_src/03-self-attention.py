@@ -2,7 +2,21 @@
 (sinusoidal encodings, RoPE). Both books; the notes' §3 (seed 000)."""
 from nbgen import Chapter
 
-ch = Chapter("03-self-attention")
+import re
+
+_CJK = "\u3000-\u303f\u3400-\u9fff\uff00-\uffef"
+_WRAP = re.compile(f"(?<=[{_CJK}])\n(?=[{_CJK}])")
+
+
+class _Chapter(Chapter):
+    """Chapter whose Chinese text may be wrapped in the source: a line break between two CJK
+    characters is removed (in HTML it would show as a space between them)."""
+
+    def md(self, *, zh, en):
+        super().md(zh=_WRAP.sub("", zh), en=en)
+
+
+ch = _Chapter("03-self-attention")
 
 ch.md(
     zh="""
@@ -63,7 +77,7 @@ ch.md(
 想像你帶著一個問題走進圖書館。每本書的書背都貼著標籤；問題和標籤越吻合，你就越仔細讀那本書的內容。
 讀完之後，你依照每本書投入的心力，把各本的內容加權寫成一份筆記。
 
-{term}`自注意力 <self-attention>`就是這樣運作的，而且句子裡**每個詞同時扮演三個角色**：
+{term}`自注意力 <自注意力（self-attention）>`就是這樣運作的，而且句子裡**每個詞同時扮演三個角色**：
 
 - **查詢**（query，$\mathbf{q}$）：我想找什麼？
 - **鍵**（key，$\mathbf{k}$）：我的書背上貼著什麼標籤？
@@ -79,7 +93,7 @@ Picture yourself walking into a library with a question. Every book has a label 
 better a label matches your question, the more closely you read that book. Afterwards you write
 one page of notes, mixing the books' contents in proportion to the attention you gave each.
 
-{term}`Self-attention <self-attention>` works the same way, and **every word in the sentence
+{term}`Self-attention <self-attention（自注意力）>` works the same way, and **every word in the sentence
 plays all three roles at once**:
 
 - the **query** ($\mathbf{q}$): what am I looking for?
@@ -116,7 +130,9 @@ $j$ 走遍詞 $i$ 看得到的位置：在生成式模型裡只有 $j \le i$（�
 多頭注意力最後用來彙整的 $\mathbf{W}^O$ 留到下一章；這一章的 $\mathbf{a}_i$ 就是值向量的加權總和。
 
 (def-softmax)=
-**softmax** 把任意一串分數變成一組非負、總和為 1 的權重：
+### softmax
+
+softmax 把任意一串分數變成一組非負、總和為 1 的權重：
 
 $$
 \operatorname{softmax}(\mathbf{z})_j = \frac{e^{z_j}}{\sum_{j'} e^{z_{j'}}} .
@@ -152,7 +168,9 @@ to combine its heads waits for the next chapter; here $\mathbf{a}_i$ is simply t
 the values.
 
 (def-softmax)=
-**Softmax** turns any list of scores into non-negative weights that sum to 1:
+### Softmax
+
+Softmax turns any list of scores into non-negative weights that sum to 1:
 
 $$
 \operatorname{softmax}(\mathbf{z})_j = \frac{e^{z_j}}{\sum_{j'} e^{z_{j'}}} .
@@ -441,7 +459,7 @@ M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i \end{cases}
 $$
 
 生成式模型在練習「猜下一個詞」時不能偷看答案，所以把 $\mathbf{Q}\mathbf{K}^\top$ 上三角（未來的位置）設成 $-\infty$；
-$e^{-\infty} = 0$，softmax 之後那些位置的權重就是 0。這就是**因果遮罩**（causal mask）；不加遮罩、看得到整句的叫**雙向**注意力。
+$e^{-\infty} = 0$，softmax 之後那些位置的權重就是 0。這就是{term}`因果遮罩 <因果遮罩（causal mask）>`；不加遮罩、看得到整句的叫**雙向**注意力。
 
 **算算看。** 沿用上例的順序（獎盃、行李箱、它）。講義只給了「它」的查詢；矩陣形式每個詞都要一個，
 我們替獎盃和行李箱挑 $[1, 0]$ 與 $[0, 1]$（挑別的也行，下面兩個結論都不會變）。
@@ -462,7 +480,7 @@ $$
 
 A generative model practising "guess the next word" must not peek at the answer, so the upper
 triangle of $\mathbf{Q}\mathbf{K}^\top$ (the future positions) is set to $-\infty$; $e^{-\infty} = 0$,
-so after softmax those positions weigh nothing. That is the **causal mask**; attention without it,
+so after softmax those positions weigh nothing. That is the {term}`causal mask <causal mask（因果遮罩）>`; attention without it,
 which sees the whole sentence, is **bidirectional**.
 
 **Worked example.** Keep the order of the example (trophy, suitcase, it). The notes gave only the
@@ -603,25 +621,31 @@ ch.md(
     zh=r"""
 在對數座標上，$y \propto N^p$ 是一條斜率為 $p$ 的直線。記憶體的斜率是 {glue:text}`slope_mem:.2f`，幾乎正好是 2：
 $N = 2048$ 時峰值約 {glue:text}`mem_2048_mb:.0f` MB，而一個 $2048 \times 2048$ 的 float64 分數矩陣就佔
-{glue:text}`scores_2048_mb:.1f` MB（softmax 的過程還要再存幾份）。NumPy 的時間斜率量到 {glue:text}`slope_time_np:.2f`，
-$N$ 從 1024 到 2048 時間變成 {glue:text}`time_ratio_np:.1f` 倍；
-短序列時固定開銷占了一大部分，斜率會小於 2，序列越長越接近 2。（計時會隨機器與當下的負載而變，這幾個數字是這次執行量到的。）
+{glue:text}`scores_2048_mb:.1f` MB（softmax 的過程還要再存幾份）。
 
-融合的 `F.scaled_dot_product_attention`（斜率 {glue:text}`slope_time_sdpa:.2f`）分塊計算，不必把整個 $N \times N$ 矩陣存下來，
-記憶體因此省很多（FlashAttention 就是這個想法）；但 $N^2$ 個內積一個也少不了，時間依舊是平方成長。
+時間的線比較吵：短序列時，呼叫函式、配置記憶體這些固定開銷占了一大部分，斜率會小於 2；共用的機器上，別的程式也會插隊。
+這次執行量到 NumPy 的時間斜率是 {glue:text}`slope_time_np:.2f`，$N$ 從 1024 加倍到 2048 時，時間變成 {glue:text}`time_ratio_np:.1f` 倍
+（完全平方成長是 4 倍）。序列越長，計算本身越占主導，斜率就越接近 2。
+
+融合的 `F.scaled_dot_product_attention`（這次的時間斜率 {glue:text}`slope_time_sdpa:.2f`）分塊計算，不必把整個 $N \times N$ 矩陣存下來，
+記憶體因此省很多（FlashAttention 就是這個想法）；但 $N^2$ 個內積一個也少不了，只要 $N$ 夠長，時間還是平方成長。
 """,
     en=r"""
 On log-log axes, $y \propto N^p$ is a straight line of slope $p$. The memory slope is
 {glue:text}`slope_mem:.2f`, almost exactly 2: at $N = 2048$ the peak is about {glue:text}`mem_2048_mb:.0f` MB,
 and a single $2048 \times 2048$ float64 score matrix takes {glue:text}`scores_2048_mb:.1f` MB (softmax keeps a
-few more copies along the way). NumPy's time slope came out at {glue:text}`slope_time_np:.2f`, and going from
-$N = 1024$ to $2048$ multiplied the time by {glue:text}`time_ratio_np:.1f`; at short lengths fixed overheads take
-a large share, so the slope is below 2 there and approaches 2 as $N$ grows. (Timings depend on the
-machine and its load at the moment; these numbers are from this run.)
+few more copies along the way).
 
-The fused `F.scaled_dot_product_attention` (slope {glue:text}`slope_time_sdpa:.2f`) works in blocks and never
-stores the whole $N \times N$ matrix, which saves a lot of memory (the idea behind FlashAttention);
-but not one of the $N^2$ dot products can be skipped, so its time still grows quadratically.
+The time lines are noisier: at short lengths, fixed overheads (calling functions, allocating
+memory) take a large share and pull the slope below 2, and on a shared machine other programs cut
+in. In this run NumPy's time slope came out at {glue:text}`slope_time_np:.2f`, and doubling $N$ from 1024 to
+2048 multiplied the time by {glue:text}`time_ratio_np:.1f` (exactly quadratic growth would be 4). The longer
+the sequence, the more the computation itself dominates and the closer the slope gets to 2.
+
+The fused `F.scaled_dot_product_attention` (time slope {glue:text}`slope_time_sdpa:.2f` in this run) works in
+blocks and never stores the whole $N \times N$ matrix, which saves a lot of memory (the idea behind
+FlashAttention); but not one of the $N^2$ dot products can be skipped, so for long enough $N$ its
+time grows quadratically too.
 """,
 )
 
