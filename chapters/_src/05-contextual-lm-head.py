@@ -1,9 +1,42 @@
 """Chapter 5: contextual vectors, the LM head, pretraining and temperature (both books)."""
+import re
+import textwrap
+
 from nbgen import Chapter
 
 ch = Chapter("05-contextual-lm-head")
 
-ch.md(
+_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
+_BLOCK = re.compile(r"^(\s*[-*+] |\s*\d+\. |\||#|:::|\$\$|\(def-|```|>|\*\*\d)")
+
+
+def _join_cjk(text: str) -> str:
+    """Join the lines of a Chinese paragraph: a browser shows a line break between two Chinese
+    characters as a space. Lists, tables, headings, math blocks, fences and labels stay as they are."""
+    out, fence = [], False
+    for line in textwrap.dedent(text).strip("\n").split("\n"):
+        if line.lstrip().startswith("```"):
+            fence = not fence
+            out.append(line)
+            continue
+        prev = out[-1] if out else ""
+        joinable = (not fence and prev.strip() and line.strip() and not _BLOCK.match(line)
+                    and not prev.lstrip().startswith(("|", "#", "$$", ":::", "(def-", "```"))
+                    and not prev.rstrip().endswith("$$")
+                    and (_CJK.match(prev.rstrip()[-1]) or _CJK.match(line.strip()[0])))
+        if joinable:
+            both = _CJK.match(prev.rstrip()[-1]) and _CJK.match(line.strip()[0])
+            out[-1] = prev.rstrip() + ("" if both else " ") + line.strip()
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def md(*, zh: str, en: str) -> None:
+    ch.md(zh=_join_cjk(zh), en=en)
+
+
+md(
     zh="""
 # 5. 上下文詞向量、語言模型頭與預訓練
 
@@ -23,7 +56,7 @@ how does the model learn to do this, and how does it speak?
 
 ch.bootstrap()
 
-ch.md(
+md(
     zh="""
 **這一章你會學到：**
 
@@ -59,7 +92,7 @@ import lib.figures.contextual, lib.figures.generation   # this chapter's figures
 # ---------------------------------------------------------------------------------------------
 # 1. static vs contextual
 # ---------------------------------------------------------------------------------------------
-ch.md(
+md(
     zh=r"""
 (def-contextual-embedding)=
 ## 辭典釋義與讀者的理解：上下文詞向量
@@ -111,7 +144,7 @@ print("hidden:", r_big.hidden.shape)          # [L+1, N, d]
 """
 )
 
-ch.md(
+md(
     zh=r"""
 比較兩個向量最常用的是**餘弦相似度**：只看方向、不看長度，完全同向是 1，互相垂直是 0。
 
@@ -156,11 +189,11 @@ lib.glue("ch5_cos_input", float(cos[0]))
 lib.glue("ch5_cos_top", float(cos[-1]))
 lib.glue("ch5_ref_big", str(r_big.referent))
 lib.glue("ch5_ref_small", str(r_small.referent))
-lib.glue("ch5_pronoun", str(big[i]))
+lib.glue("ch5_pronoun", str(big[i]));
 """
 )
 
-ch.md(
+md(
     zh="""
 在輸入端，兩個「{glue:text}`ch5_pronoun`」的餘弦相似度是 {glue:text}`ch5_cos_input:.2f`：同一列詞嵌入，
 同一個座位，向量分毫不差。這就是第 1 章說的靜態詞向量的限制。經過 {glue:text}`ch5_n_layers` 層之後，
@@ -183,7 +216,7 @@ exactly what a Transformer is for: **the same word gets a vector that changes wi
 # ---------------------------------------------------------------------------------------------
 # 2. the LM head and weight tying
 # ---------------------------------------------------------------------------------------------
-ch.md(
+md(
     zh=r"""
 (def-lm-head)=
 ## 語言模型頭：把向量換回詞
@@ -241,7 +274,7 @@ In `lib` it is one matrix product:
 
 ch.code("print(inspect.getsource(lib.lm_head))")
 
-ch.md(
+md(
     zh=r"""
 **算算看。** 沿用第 1 章的 4 詞元詞彙表（$d = 3$），「它」的編號是 2、座標是 $[0.2, 0.7, 0.5]$。
 設最後一層正規化後的向量是 $\mathbf{h} = [0.8, 0.2, 0.6]$。乘上 $\mathbf{E}^\top$，就是拿 $\mathbf{h}$
@@ -284,11 +317,11 @@ ch.hidden(
     """
 for j, name in enumerate(["trophy", "suitcase", "it", "big"]):
     lib.glue(f"ch5_u_{name}", float(u[j]))
-    lib.glue(f"ch5_p_{name}", float(p[j]))
+    lib.glue(f"ch5_p_{name}", float(p[j]));
 """
 )
 
-ch.md(
+md(
     zh="""
 以「它」那一列為例：$0.8\\times0.2 + 0.2\\times0.7 + 0.6\\times0.5 =$ {glue:text}`ch5_u_it:.2f`。
 四個分數是 {glue:text}`ch5_u_trophy:.2f`、{glue:text}`ch5_u_suitcase:.2f`、{glue:text}`ch5_u_it:.2f`、
@@ -307,7 +340,7 @@ probabilities stay close together.
 
 ch.code("lib.figures.generation.plot_scores_probs(tokens, u, p);")
 
-ch.md(
+md(
     zh="""
 **權重共享是「同一塊記憶體」，不是複製。** 在 PyTorch 裡，把輸出層的權重指向詞嵌入的權重，兩者就是同一個張量：
 改一邊，另一邊跟著變；訓練時兩端的梯度也加在同一個參數上。`lib.torch_mirror` 的小模型就是這樣接起來的：
@@ -338,7 +371,7 @@ print("the head's row 3 now:", head.weight[3].detach().numpy())   # … the head
 ch.check(
     """
 assert head.weight is emb.weight and head.weight.data_ptr() == emb.weight.data_ptr()
-assert float(head.weight[3, 0]) == 0.0
+assert float(head.weight.detach()[3, 0]) == 0.0
 shared = {id(q): q for q in list(emb.parameters()) + list(head.parameters())}
 assert sum(q.numel() for q in shared.values()) == 4 * 3       # one matrix, not two
 with torch.no_grad():
@@ -349,11 +382,11 @@ with torch.no_grad():
 
 ch.hidden(
     """
-lib.glue("ch5_gpt2_saved", float(50257 * 768 / 1e6))
+lib.glue("ch5_gpt2_saved", float(50257 * 768 / 1e6));
 """
 )
 
-ch.md(
+md(
     zh="""
 四個詞元、三維，省下的只有 12 個參數；但像 GPT-2 那樣 $|V| = 50{,}257$、$d = 768$ 的模型，
 共享省下的是約 {glue:text}`ch5_gpt2_saved:.1f` 百萬個參數 {cite}`radford2019language`。
@@ -368,7 +401,7 @@ with $|V| = 50{,}257$ and $d = 768$, it saves about {glue:text}`ch5_gpt2_saved:.
 # ---------------------------------------------------------------------------------------------
 # 3. pretraining: next-token prediction, cross-entropy, teacher forcing
 # ---------------------------------------------------------------------------------------------
-ch.md(
+md(
     zh=r"""
 (def-cross-entropy)=
 ## 預訓練：預測下一個詞
@@ -411,7 +444,7 @@ are natural logarithms; the unit is the nat.
 
 ch.code("print(inspect.getsource(lib.cross_entropy))")
 
-ch.md(
+md(
     zh="""
 **算算看。** 假設正確的下一個詞是「大」。上面的語言模型頭給它 0.303；再和兩種情況並排比較：
 更有把握（給到 0.9）與幾乎猜錯（只給 0.01）。
@@ -443,11 +476,11 @@ ch.hidden(
     """
 lib.glue("ch5_loss_now", float(loss_now))
 lib.glue("ch5_loss_sure", float(-np.log(0.9)))
-lib.glue("ch5_loss_wrong", float(-np.log(0.01)))
+lib.glue("ch5_loss_wrong", float(-np.log(0.01)));
 """
 )
 
-ch.md(
+md(
     zh="""
 三個損失依序是 {glue:text}`ch5_loss_now:.2f`（現況）、{glue:text}`ch5_loss_sure:.3f`（更有把握）、
 {glue:text}`ch5_loss_wrong:.1f`（幾乎猜錯）。機率越接近 1，損失越接近 0；機率越接近 0，損失就無限制地變大。
@@ -463,7 +496,7 @@ the most.
 
 ch.code("lib.figures.generation.plot_cross_entropy((float(p[3]), 0.9, 0.01));")
 
-ch.md(
+md(
     zh=r"""
 (def-teacher-forcing)=
 ### 教師強制（teacher forcing）：一次練完整句
@@ -499,7 +532,7 @@ assert list(targets[:-1]) == list(inputs[1:])
 """
 )
 
-ch.md(
+md(
     zh="""
 **現場訓練。** 下面從隨機初始化開始，用 `lib.torch_mirror` 的函式組成的小解碼器，在本書語料的中文訓練句上
 訓練 40 步（有 GPU 就用 GPU，沒有也只要幾秒）。每一步都是一整批句子的教師強制，損失就是上面那個交叉熵的平均。
@@ -538,10 +571,12 @@ lib.glue("ch5_loss_last", float(losses[-5:].mean()))
 lib.glue("ch5_loss_uniform", float(np.log(lib.corpus.vocab_size())))
 lib.glue("ch5_vocab", int(lib.corpus.vocab_size()))
 lib.glue("ch5_steps", int(len(losses)))
+lib.glue("ch5_tiny_d", int(lib.tiny_models.default_config("decoder").d))
+lib.glue("ch5_tiny_saved", int(lib.corpus.vocab_size() * lib.tiny_models.default_config("decoder").d));
 """
 )
 
-ch.md(
+md(
     zh="""
 一開始的損失是 {glue:text}`ch5_loss_first:.2f`，接近在 {glue:text}`ch5_vocab` 個詞元之間亂猜的
 $\\ln |V| =$ {glue:text}`ch5_loss_uniform:.2f`；{glue:text}`ch5_steps` 步之後，最後幾步的平均降到
@@ -559,7 +594,7 @@ trained longer by the same function; the generation below and chapter 6's evalua
 # ---------------------------------------------------------------------------------------------
 # 4. generation and temperature
 # ---------------------------------------------------------------------------------------------
-ch.md(
+md(
     zh=r"""
 (def-temperature)=
 ## 生成與溫度
@@ -604,7 +639,7 @@ decoding. $\tau > 1$ shrinks the gaps: the distribution flattens and choices spr
 """,
 )
 
-ch.md(
+md(
     zh="""
 **算算看。** 同一組分數 $\\mathbf{u} = [0.98, 0.76, 0.60, 1.06]$，「大」是第 4 個詞元（編號 3）：
 """,
@@ -640,11 +675,11 @@ lib.glue("ch5_p_big_half", float(p_half[3]))
 lib.glue("ch5_p_big_two", float(lib.softmax(u, temperature=2.0)[3]))
 lib.glue("ch5_p_big_cold", float(lib.softmax(u, temperature=0.01)[3]))
 lib.glue("ch5_p_trophy_half", float(p_half[0]))
-lib.glue("ch5_p_it_half", float(p_half[2]))
+lib.glue("ch5_p_it_half", float(p_half[2]));
 """
 )
 
-ch.md(
+md(
     zh="""
 $\\tau = 0.5$ 等於把分數加倍：「大」從 {glue:text}`ch5_p_big:.3f` 升到 {glue:text}`ch5_p_big_half:.3f`，
 分數最低的「它」從 {glue:text}`ch5_p_it:.3f` 降到 {glue:text}`ch5_p_it_half:.3f`，分佈變尖。
@@ -667,7 +702,7 @@ decoding.
 
 ch.code("lib.figures.generation.plot_temperatures(tokens, u, taus=(0.5, 1.0, 2.0));")
 
-ch.md(
+md(
     zh="""
 抽樣本身由 `lib.sample` 負責：先算 $\\operatorname{softmax}(\\mathbf{u}/\\tau)$，再依機率擲一次骰子。
 擲 1000 次，數一數每個詞被選中幾次：
@@ -696,7 +731,7 @@ assert all(lib.sample(u, 0.01, rng_) == 3 for _ in range(200))
 """
 )
 
-ch.md(
+md(
     zh="""
 **互動圖：溫度滑桿。** 拖動 $\\tau$，看三件事一起變：左邊是上面那四個詞元的分佈（虛線框是 $\\tau = 1$）；
 右邊是本書的小解碼器在「太＿了」這個空格上的前幾名候選詞，算法一樣是 softmax(分數/$\\tau$)；
@@ -741,7 +776,7 @@ assert g1 == g2                                   # τ → 0 is greedy: the seed
 # ---------------------------------------------------------------------------------------------
 # 5. three families
 # ---------------------------------------------------------------------------------------------
-ch.md(
+md(
     zh="""
 ## 三種架構
 
@@ -803,7 +838,7 @@ assert np.allclose(p_after_it_big, p_after_it_small)
 # ---------------------------------------------------------------------------------------------
 # summary and exercises
 # ---------------------------------------------------------------------------------------------
-ch.md(
+md(
     zh=r"""
 ## 小結
 
@@ -836,7 +871,7 @@ chapter's cross-entropy.
 """,
 )
 
-ch.md(
+md(
     zh="""
 ## 練習
 
@@ -856,11 +891,11 @@ $-\\ln 0.5 \\approx 0.693$。損失等於 1 時 $p = e^{-1} \\approx 0.368$。
 :::
 
 **3.** 以 GPT-2 的 $|V| = 50{,}257$、$d = 768$ 為例，權重共享省下多少參數？在本書的小解碼器
-（$|V| =$ {glue:text}`ch5_vocab`、$d = 32$）裡又省下多少？
+（$|V| =$ {glue:text}`ch5_vocab`、$d =$ {glue:text}`ch5_tiny_d`）裡又省下多少？
 
 :::{dropdown} 解答
 省下的是一個 $|V| \\times d$ 的矩陣：GPT-2 約 $50{,}257 \\times 768 \\approx 38.6$ 百萬個參數；
-小解碼器是 $|V| \\times 32$ 個。對小模型來說，這常常是總參數量裡很大的一塊。
+小解碼器是 $|V| \\times d =$ {glue:text}`ch5_tiny_saved` 個。對小模型來說，這常常是總參數量裡很大的一塊。
 :::
 
 **4.** 下面三個任務各該選哪一個家族？(a) 找出一篇文章裡每個「它」指的是什麼；(b) 替一句開頭接著寫故事；
@@ -897,11 +932,11 @@ $-\\ln 0.5 \\approx 0.693$. A loss of 1 means $p = e^{-1} \\approx 0.368$.
 :::
 
 **3.** With GPT-2's $|V| = 50{,}257$ and $d = 768$, how many parameters does weight tying save?
-And in the book's tiny decoder ($|V| =$ {glue:text}`ch5_vocab`, $d = 32$)?
+And in the book's tiny decoder ($|V| =$ {glue:text}`ch5_vocab`, $d =$ {glue:text}`ch5_tiny_d`)?
 
 :::{dropdown} Solution
 It saves one $|V| \\times d$ matrix: for GPT-2 about $50{,}257 \\times 768 \\approx 38.6$ million
-parameters; for the tiny decoder $|V| \\times 32$. For small models this is often a large share of
+parameters; for the tiny decoder $|V| \\times d =$ {glue:text}`ch5_tiny_saved`. For small models this is often a large share of
 all the parameters.
 :::
 
@@ -934,7 +969,7 @@ lib.check(lib.softmax(u, temperature=tau_half)[3], 0.5, atol=1e-3,
 """
 )
 
-ch.md(
+md(
     zh="""
 :::{dropdown} 解答
 ```python
@@ -993,7 +1028,7 @@ def _tau_for(target, u, lo=0.01, hi=1.0, steps=60):
 _tau = _tau_for(0.5, u)
 assert abs(lib.softmax(u, temperature=_tau)[3] - 0.5) < 1e-6
 lib.glue("ch5_tau_half", float(_tau))
-lib.glue("ch5_tau_gain", float(1 / _tau))
+lib.glue("ch5_tau_gain", float(1 / _tau));
 """
 )
 
@@ -1013,7 +1048,7 @@ lib.check(sentence_loss(big), np.mean(bits) * np.log(2), rtol=1e-4,
 """
 )
 
-ch.md(
+md(
     zh="""
 :::{dropdown} 解答
 ```python
@@ -1050,7 +1085,7 @@ for _t in range(1, len(big)):
     _v, _p = lib.winograd.next_token_probs(big[:_t], LANG)
     _ls.append(-np.log(_p[list(_v).index(big[_t])]))
 assert abs(np.mean(_ls) - np.mean([b for _, b in lib.winograd.surprisal(big, LANG)]) * np.log(2)) < 1e-4
-lib.glue("ch5_sentence_loss", float(np.mean(_ls)))
+lib.glue("ch5_sentence_loss", float(np.mean(_ls)));
 """
 )
 
