@@ -1,9 +1,6 @@
 """Chapter 3's attention figures draw, in both languages, the numbers lib computes."""
 from __future__ import annotations
 
-import sys
-import types
-
 import matplotlib
 
 matplotlib.use("Agg")
@@ -12,6 +9,7 @@ import numpy as np
 import pytest
 
 import lib
+import lib.widgets
 from lib.figures import attention as F
 
 K = np.array([[2.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
@@ -94,17 +92,21 @@ def test_scaling_widget_grid(monkeypatch):
         calls.update(draw=draw, params=params, labels=labels)
         return "widget"
 
-    fake = types.ModuleType("lib.widgets")
-    fake.frames_widget = frames_widget
-    monkeypatch.setitem(sys.modules, "lib.widgets", fake)
-    monkeypatch.setattr(lib, "widgets", fake, raising=False)
+    monkeypatch.setattr(lib.widgets, "frames_widget", frames_widget)
     assert F.scaling_widget() == "widget"
     params = calls["params"]
-    assert list(params) == ["d_k", "scaled"] and params["scaled"] == [False, True]
+    assert list(params) == ["d_k", "scaling"] and len(params["scaling"]) == 2
     assert np.prod([len(v) for v in params.values()]) <= 60
-    fig = calls["draw"](d_k=params["d_k"][-1], scaled=False)
-    assert isinstance(fig, matplotlib.figure.Figure)
-    plt.close(fig)
+    for label, title in zip(params["scaling"], ("unscaled", "divided by √d_k")):
+        fig = calls["draw"](d_k=params["d_k"][-1], scaling=label)
+        assert isinstance(fig, matplotlib.figure.Figure) and title in fig._suptitle.get_text()
+        plt.close(fig)
+
+
+def test_scaling_widget_with_the_real_frames_widget():
+    pytest.importorskip("ipywidgets")
+    box = F.scaling_widget(d_ks=(4, 64))
+    assert len(box.images) == 4 and all(len(im.value) > 1000 for im in box.images)
 
 
 def test_masks_picture_the_causal_mask_and_weights(lang):

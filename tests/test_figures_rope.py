@@ -1,9 +1,6 @@
 """Chapter 3's sinusoidal and RoPE figures draw, in both languages, what lib computes."""
 from __future__ import annotations
 
-import sys
-import types
-
 import matplotlib
 
 matplotlib.use("Agg")
@@ -12,6 +9,7 @@ import numpy as np
 import pytest
 
 import lib
+import lib.widgets
 from lib.figures import rope as F
 
 
@@ -82,14 +80,11 @@ def test_rope_widget_grid_holds_the_notes_pairs(monkeypatch):
         calls.update(draw=draw, params=params)
         return "widget"
 
-    fake = types.ModuleType("lib.widgets")
-    fake.frames_widget = frames_widget
-    monkeypatch.setitem(sys.modules, "lib.widgets", fake)
-    monkeypatch.setattr(lib, "widgets", fake, raising=False)
+    monkeypatch.setattr(lib.widgets, "frames_widget", frames_widget)
     assert F.rope_widget() == "widget"
     p = calls["params"]
     assert np.prod([len(v) for v in p.values()]) <= 60
-    assert 30 in p["angle"]
+    assert 30 in p["angle"] and list(p) == ["angle", "m", "n"]
     for m, n in [(1, 1), (2, 1), (3, 1), (7, 5)]:
         assert m in p["m"] and n in p["n"]
     plt.close(calls["draw"](angle=45, m=2, n=5))
@@ -101,3 +96,9 @@ def test_rope_distance_toy_repeats_every_12_real_does_not(lang):
     assert np.allclose(toy[:-12], toy[12:])
     assert not np.allclose(real[1:25], real[0])
     assert real[0] == pytest.approx(1.0) and toy[0] == pytest.approx(1.0)
+
+
+def test_rope_widget_with_the_real_frames_widget():
+    pytest.importorskip("ipywidgets")
+    box = F.rope_widget(angles=(30,), ms=(3, 7), ns=(1,))
+    assert len(box.images) == 2 and box.images[0].value != box.images[1].value

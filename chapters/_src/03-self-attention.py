@@ -15,6 +15,10 @@ class _Chapter(Chapter):
     def md(self, *, zh, en):
         super().md(zh=_WRAP.sub("", zh), en=en)
 
+    def hidden(self, source):
+        """A glue cell: the trailing ';' keeps the last call's value from being shown."""
+        super().hidden(source.rstrip() + ";")
+
 
 ch = _Chapter("03-self-attention")
 

@@ -10,6 +10,7 @@ import functools
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.colors import ListedColormap
 
 from ..attention import causal_mask, scaled_dot_product_attention, softmax
 from ..book import tr
@@ -151,14 +152,16 @@ def _entropy_curve(d_ks, scaled, n_keys):
 
 
 def scaling_widget(d_ks=(4, 16, 64, 256)):
-    """The √d_k widget: d_k and scaling on/off on sliders, frames precomputed (works offline)."""
+    """The √d_k widget: d_k on a slider, scaling on/off as two buttons; every frame precomputed,
+    so it answers its controls on the static website too."""
     from .. import widgets
 
     d_ks = tuple(d_ks)
+    off, on = tr(zh="不縮放", en="unscaled"), tr(zh="除以 √d_k", en="divided by √d_k")
     return widgets.frames_widget(
-        lambda d_k, scaled: draw_scaling(d_k, scaled, d_ks=d_ks),
-        {"d_k": list(d_ks), "scaled": [False, True]},
-        labels={"d_k": "d_k", "scaled": tr(zh="除以 √d_k", en="÷ √d_k")})
+        lambda d_k, scaling: draw_scaling(d_k, scaling == on, d_ks=d_ks),
+        {"d_k": list(d_ks), "scaling": [off, on]},
+        labels={"d_k": "d_k", "scaling": tr(zh="縮放", en="scaling")})
 
 
 def _annotated_heatmap(ax, M, tokens, cmap, fmt, title, vmax=1.0):
@@ -208,17 +211,24 @@ def plot_sentence_masks(tokens, query, key):
     """
     n = len(tokens)
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.9))
+    cmap = ListedColormap(["#ffffff", "#bcd0ea"])              # hidden, visible
     for ax, causal, title in ((axes[0], False, tr(zh="雙向（編碼器）", en="bidirectional (encoder)")),
                               (axes[1], True, tr(zh="因果（解碼器、GPT）", en="causal (decoder, GPT)"))):
         seen = causal_mask(n) if causal else np.ones((n, n), dtype=bool)
-        ax.imshow(seen, cmap="Blues", vmin=-0.3, vmax=1.6)
+        ax.imshow(seen, cmap=cmap, vmin=0, vmax=1)
+        ax.set_xticks(np.arange(-0.5, n), minor=True)
+        ax.set_yticks(np.arange(-0.5, n), minor=True)
+        ax.grid(which="minor", color="#dddddd", lw=0.5)
+        ax.tick_params(which="minor", length=0)
         ax.add_patch(plt.Rectangle((-0.5, query - 0.5), n, 1, fill=False, ec=ORANGE, lw=2))
         visible = bool(seen[query, key])
-        ax.text(key, query, "✓" if visible else "✗", ha="center", va="center", fontsize=12,
+        ax.text(key, query, "✓" if visible else "✗", ha="center", va="center", fontsize=13,
                 color=GREEN if visible else "#b03030", weight="bold")
         ax.set_xticks(range(n), tokens, rotation=60, fontsize=8)
         ax.set_yticks(range(n), tokens, fontsize=8)
+        ax.set_xlabel(tr(zh="鍵（被看的詞）", en="key (looked at)"), fontsize=8)
         ax.set_title(title, fontsize=10)
+    axes[0].set_ylabel(tr(zh="查詢（正在讀的詞）", en="query (reading)"), fontsize=8)
     fig.tight_layout()
     return fig
 
