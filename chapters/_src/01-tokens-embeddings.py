@@ -1,4 +1,6 @@
 """Chapter 1: tokens and embeddings (both books)."""
+import re
+
 from nbgen import Chapter
 
 ch = Chapter("01-tokens-embeddings")
@@ -9,7 +11,30 @@ def glue_cell(source):
     ch.hidden(source.rstrip().rstrip(";") + ";")
 
 
-ch.md(
+_WIDE = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
+_BLOCK = ("#", ":::", "(", "|", "$$", "```")
+
+
+def zh_md(text):
+    """Join the lines of a Chinese paragraph where both sides are Chinese: in the browser a line
+    break between two Han characters shows as a stray space. Headings, fences and labels keep
+    their own lines; an indented continuation of a list item is joined too."""
+    out = []
+    for line in text.split("\n"):
+        body = line.lstrip()
+        if (out and out[-1] and body and _WIDE.match(out[-1][-1]) and _WIDE.match(body[0])
+                and not out[-1].lstrip().startswith(_BLOCK)):
+            out[-1] += body
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def md(*, zh, en):
+    ch.md(zh=zh_md(zh), en=en)
+
+
+md(
     zh="""
 # 1. 詞元與詞嵌入
 
@@ -27,7 +52,7 @@ for each piece.
 
 ch.bootstrap()
 
-ch.md(
+md(
     zh="""
 **這一章你會學到：**
 
@@ -57,7 +82,7 @@ import lib.figures.embeddings
 """
 )
 
-ch.md(
+md(
     zh="""
 ## 比喻：一本座標辭典
 
@@ -89,7 +114,7 @@ This chapter does the first step, then the second.
 """,
 )
 
-ch.md(
+md(
     zh="""
 (def-token)=
 ## 詞元：模型眼中的「字」
@@ -127,7 +152,7 @@ worst case a word falls back to single bytes.
 """,
 )
 
-ch.md(
+md(
     zh="""
 (def-bpe)=
 ### BPE：從位元組開始，一次合併一對
@@ -172,7 +197,7 @@ assert len("它".encode("utf-8")) == 3 and len("it".encode("utf-8")) == 2
 """
 )
 
-ch.md(
+md(
     zh="""
 我們在本書附的一小份**雙語平行文本**上訓練：每一行是同一句話的中文與英文，
 前面幾行是本書的例句，其他是日常句子。留下最後幾對不給斷詞器看，稍後用來公平地比較中英文。
@@ -216,7 +241,7 @@ assert all(tok.decode(tok.encode(s)) == s for pair in pairs for s in pair)
 """
 )
 
-ch.md(
+md(
     zh="""
 {glue:text}`n_merges` 次合併之後，詞彙表從 256 個位元組長到 {glue:text}`vocab_size` 個詞元。
 下面是最先學到的 12 次合併。第一次合併的是「{glue:text}`merge0_left`」加上「{glue:text}`merge0_right`」
@@ -242,7 +267,7 @@ for k, (left, right, merged, count) in enumerate(tok.merge_table(12)):
 """
 )
 
-ch.md(
+md(
     zh="""
 訓練的核心只有十幾行：數每一對相鄰片段（每個片段塊出現幾次就算幾次）、挑最多的那一對、把它黏起來。
 合併不會跨過空格或標點：文字會先切成英文單字、連續的漢字、數字和標點，合併只在每一塊裡面發生。
@@ -257,7 +282,7 @@ happen only inside each chunk.
 
 ch.code("print(inspect.getsource(lib.bpe.train_bpe))")
 
-ch.md(
+md(
     zh="""
 現在把例句切成詞元。每一塊換成一個編號，這一串編號 $\\mathbf{w}$ 就是模型真正讀到的東西：
 """,
@@ -277,6 +302,13 @@ print(tok.decode(ids_zh), "|", tok.decode(ids_en))
 """
 )
 
+ch.check(
+    """
+assert {"放不進", "行李箱", " suitcase", " because"} <= set(tok.pieces(zh) + tok.pieces(en))
+assert "獎盃" not in tok.pieces(zh) and "獎" not in tok.pieces(zh)
+"""
+)
+
 glue_cell(
     """
 lib.glue("n_tok_zh", len(ids_zh))
@@ -291,23 +323,24 @@ lib.figures.embeddings.plot_tokens([(lib.tr(zh="中文", en="Chinese"), tok.piec
 """
 )
 
-ch.md(
+md(
     zh="""
 中文句子切成 {glue:text}`n_tok_zh` 個詞元，英文句子 {glue:text}`n_tok_en` 個（· 代表空格）。
 例句在訓練文本裡出現過好幾次，所以「放不進」、「行李箱」這些片段整塊進了詞彙表；
-英文的 ` suitcase`、` because` 也是一整個詞元。換成一句斷詞器沒看過的句子，切得就碎得多，
+英文的 ` suitcase`、` because` 也是一整個詞元。「獎盃」出現的次數還不夠多，仍然碎成位元組片段。換成一句斷詞器沒看過的句子，切得就碎得多，
 等一下比較中英文時會看到。
 """,
     en="""
 The Chinese sentence becomes {glue:text}`n_tok_zh` tokens, the English one
 {glue:text}`n_tok_en` (· marks a space). The running example occurs several times in the
 training text, so pieces like 「放不進」 and 「行李箱」 entered the vocabulary whole, as did
-English ` suitcase` and ` because`. A sentence the tokenizer never saw is cut much finer, as the
+English ` suitcase` and ` because`. 「獎盃」 (trophy) is not frequent enough yet and still falls
+apart into byte pieces. A sentence the tokenizer never saw is cut much finer, as the
 comparison of the two languages will show.
 """,
 )
 
-ch.md(
+md(
     zh=r"""
 (def-embedding)=
 ## 詞嵌入矩陣：辭典本身
@@ -351,7 +384,7 @@ lib.figures.embeddings.plot_coordinate_dictionary(E, tokens, highlight=2);
 """
 )
 
-ch.md(
+md(
     zh=r"""
 (def-one-hot)=
 ### 查表就是乘上 one-hot 向量
@@ -421,11 +454,11 @@ lib.glue("x_suitcase", "[" + ", ".join(f"{v:.1f}" for v in E[1]) + "]")
 
 ch.code("lib.figures.embeddings.plot_lookup(E, tokens, 2);")
 
-ch.md(
+md(
     zh="""
 兩種寫法得到同一列 {glue:text}`x_it`；若是誤取第 2 列，拿到的會是「行李箱」的 {glue:text}`x_suitcase`。
 實作時沒有人真的去乘 one-hot 矩陣（那是一大堆乘以 0），`lib.embed` 直接取列；
-one-hot 的寫法則說明了一件事：查表是一個**線性**運算，所以 $\\mathbf{E}$ 可以和其他權重一樣用梯度來訓練。
+one-hot 的寫法則點出一件事：查表是一個**線性**運算，所以 $\\mathbf{E}$ 可以和其他權重一樣用梯度來訓練。
 函式庫先檢查編號有沒有超出詞彙表，再取列：
 """,
     en="""
@@ -440,7 +473,7 @@ the rows:
 
 ch.code("print(inspect.getsource(lib.embed))")
 
-ch.md(
+md(
     zh="""
 ## 限制：這張表是靜態的
 
@@ -489,7 +522,7 @@ lib.glue("corpus_vocab", int(lib.corpus.vocab_size()))
 """
 )
 
-ch.md(
+md(
     zh="""
 兩個「它」拿到一模一樣的向量，整句只有「大／小」那一列不同。詞嵌入本身不知道「它」指的是誰：
 這正是 word2vec 這類**靜態詞向量**的問題，一個詞不論出現在哪裡，都只有一個向量。
@@ -575,7 +608,7 @@ ch.code(
     "lib.figures.embeddings.plot_token_counts(counts, chars=chars);"
 )
 
-ch.md(
+md(
     zh="""
 同樣 {glue:text}`held_chars_zh` 個漢字（英文是 {glue:text}`held_chars_en` 個字母和空格），結果完全取決於斷詞器看過什麼：
 
@@ -585,7 +618,7 @@ ch.md(
 - **只學中文**的斷詞器反過來，英文要多付 {glue:text}`ratio_zhonly:.2f` 倍。
 - **中英各半**時，中文 {glue:text}`cnt_both_zh` 個、英文 {glue:text}`cnt_both_en` 個，比值 {glue:text}`ratio_both:.2f`。
   但即使如此，留下來的句子裡還有 {glue:text}`unseen_chars` 個漢字從沒在訓練文本出現過，
-  它們仍然各切成 3 塊：漢字有好幾千個，英文字母只有 26 個，小小的訓練文本蓋不住中文。
+  它們仍然只能切成位元組碎片：漢字有好幾千個，英文字母只有 26 個，小小的訓練文本蓋不住中文。
 
 所以同一個模型，換一種語言，成本和能讀的長度就變了。第 6 章比較困惑度時還會再遇到這個問題：
 詞元不同，逐詞元的數字就不能直接比。
@@ -605,7 +638,7 @@ the tokenizer has seen.
 - Trained on **both halves**, Chinese takes {glue:text}`cnt_both_zh` tokens and English
   {glue:text}`cnt_both_en`, a ratio of {glue:text}`ratio_both:.2f`. Even so, the held-out
   sentences contain {glue:text}`unseen_chars` Han characters that never occur in the training
-  text, and each is still cut into 3 pieces: Chinese has thousands of characters, English 26
+  text, and each still falls apart into byte pieces: Chinese has thousands of characters, English 26
   letters, and a small training text cannot cover Chinese.
 
 So the same model, in another language, costs a different amount and reads a different length.
@@ -614,7 +647,7 @@ cannot be compared directly.
 """,
 )
 
-ch.md(
+md(
     zh="""
 ## 小結
 
@@ -648,7 +681,7 @@ man" and "man bites dog" use the same three words.
 
 glue_cell('lib.glue("ex_params", 50_000 * 768)')
 
-ch.md(
+md(
     zh="""
 ## 練習
 
@@ -687,7 +720,7 @@ lib.check(X, lib.embed(ids, E), hint=lib.tr(zh="提示：np.eye(4)[ids] 就是 o
 """
 )
 
-ch.md(
+md(
     zh="""
 :::{dropdown} 解答
 ```python

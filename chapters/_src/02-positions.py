@@ -1,4 +1,6 @@
 """Chapter 2: position embeddings (both books)."""
+import re
+
 from nbgen import Chapter
 
 ch = Chapter("02-positions")
@@ -9,7 +11,30 @@ def glue_cell(source):
     ch.hidden(source.rstrip().rstrip(";") + ";")
 
 
-ch.md(
+_WIDE = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
+_BLOCK = ("#", ":::", "(", "|", "$$", "```")
+
+
+def zh_md(text):
+    """Join the lines of a Chinese paragraph where both sides are Chinese: in the browser a line
+    break between two Han characters shows as a stray space. Headings, fences and labels keep
+    their own lines; an indented continuation of a list item is joined too."""
+    out = []
+    for line in text.split("\n"):
+        body = line.lstrip()
+        if (out and out[-1] and body and _WIDE.match(out[-1][-1]) and _WIDE.match(body[0])
+                and not out[-1].lstrip().startswith(_BLOCK)):
+            out[-1] += body
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def md(*, zh, en):
+    ch.md(zh=zh_md(zh), en=en)
+
+
+md(
     zh="""
 # 2. 位置嵌入
 
@@ -25,7 +50,7 @@ word stands. Otherwise "dog bites man" and "man bites dog" look the same to it.
 
 ch.bootstrap()
 
-ch.md(
+md(
     zh="""
 **這一章你會學到：**
 
@@ -56,11 +81,11 @@ import lib.figures.positions
 """
 )
 
-ch.md(
+md(
     zh="""
 ## 狗咬人，還是人咬狗？
 
-「狗咬人」不是新聞，「人咬狗」才是。兩句用的是同樣三個詞，只是主詞和受詞對調。
+「狗咬人」不是新聞，「人咬狗」就是。兩句用的是同樣三個詞，只是主詞和受詞對調。
 把它們換成第 1 章的詞嵌入，得到的是**同樣三列**，只是順序不同。這裡借用第 3 章手算會用到的 $d = 2$ 小例子：
 """,
     en="""
@@ -98,7 +123,7 @@ assert np.allclose(X1.sum(axis=0), X2.sum(axis=0))
 
 ch.code("lib.figures.positions.plot_bag_of_words(dog_bites_man, man_bites_dog);")
 
-ch.md(
+md(
     zh="""
 如果模型只在乎「有哪些向量」，不在乎「誰排第幾」（例如把它們加起來），兩句就完全一樣。
 下一章會看到，自注意力正是這樣：它只比較「誰和誰相似」，不看「誰坐在哪裡」。
@@ -125,7 +150,7 @@ number so-and-so" into a list of numbers and adds it to the word's vector.
 """,
 )
 
-ch.md(
+md(
     zh=r"""
 (def-position-embedding)=
 ## 位置嵌入：再學一張表
@@ -210,7 +235,7 @@ lib.glue("last_seat", max_len - 1)
 
 ch.code('lib.figures.positions.plot_position_add(x_word, E_pos[11], lib.tr(zh="它", en="it"), 11);')
 
-ch.md(
+md(
     zh="""
 $[0.2, 0.7, 0.5] + [0.1, -0.2, 0.0] =$ {glue:text}`x_seat11`。同一個「它」換到第 3 號，
 加上的是另一列 {glue:text}`pos3`，得到 {glue:text}`x_seat3`。詞沒變，座位變了，向量也就變了。
@@ -231,7 +256,7 @@ lib.widgets.frames_widget(draw, {"seat": list(range(max_len + 1))},
 """
 )
 
-ch.md(
+md(
     zh="""
 ## 限制：沒坐過的座位，沒有向量
 
@@ -268,7 +293,7 @@ except ValueError as err:
 """
 )
 
-ch.md(
+md(
     zh="""
 真正的模型也一樣：位置表在訓練前就決定了列數，訓練時從沒用過的座位，要嘛沒有列，要嘛只有一列沒練過的亂數。
 上下文長度因此被這張表卡住。本書的小編碼器也有一張這樣的表：
@@ -295,9 +320,9 @@ lib.glue("tiny_d", int(cfg.d))
 """
 )
 
-ch.md(
+md(
     zh="""
-它最多只能讀 {glue:text}`tiny_max_len` 個詞元的句子；本書的例句都比這短。
+它最多能讀 {glue:text}`tiny_max_len` 個詞元的句子；本書的例句都比這短。
 第 3 章會介紹兩種不必查表的做法：固定的正弦位置編碼（{ref}`def-sinusoidal`），
 以及把位置寫進內積、只看相對距離的旋轉位置編碼 RoPE（{ref}`def-rope`）。
 
@@ -343,7 +368,7 @@ lib.glue("noun_b", b)
 """
 )
 
-ch.md(
+md(
     zh="""
 第一句的「它」指{glue:text}`noun_a`（太大的是放不進去的那個），第二句的「它」指{glue:text}`noun_b`。
 可是兩句是同一袋詞：沒有位置的模型看到的兩個輸入完全相同，只能給出相同的答案，一定錯一句。
@@ -392,7 +417,7 @@ for lg in langs.values():
 
 ch.code("lib.figures.positions.plot_ablation(accuracy);")
 
-ch.md(
+md(
     zh="""
 有位置的模型答對 {glue:text}`acc_pos_zh:.0%`（中文）和 {glue:text}`acc_pos_en:.0%`（英文）；
 沒有位置的模型只有 {glue:text}`acc_nopos_zh:.0%` 和 {glue:text}`acc_nopos_en:.0%`，和亂猜差不多。
@@ -423,10 +448,10 @@ assert lib.winograd.resolve(swapped, LANG).referent == b
 """
 )
 
-ch.md(
+md(
     zh="""
 有位置的模型兩句都答對：名詞一對調，答案跟著換。詞嵌入說「這是哪些詞」，位置嵌入說「它們坐在哪裡」，
-兩者相加之後，注意力才有足夠的資訊判斷「它」指的是誰。
+兩者相加之後，注意力就有足夠的資訊判斷「它」指的是誰。
 
 ## 小結
 
@@ -461,7 +486,7 @@ lib.glue("ex_pos_params", 512 * 768)
 """
 )
 
-ch.md(
+md(
     zh="""
 ## 練習
 
@@ -500,7 +525,7 @@ lib.check(X, lib.embed(ids, E) + lib.embed([0, 1, 2, 3], E_pos),
 """
 )
 
-ch.md(
+md(
     zh="""
 :::{dropdown} 解答
 ```python

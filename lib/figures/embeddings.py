@@ -156,8 +156,10 @@ def plot_coordinate_dictionary(E, tokens, highlight=None):
         c = _ORANGE if hot else _BLUE
         ax.scatter(*p, s=60 if hot else 40, color=c, depthshade=False)
         ax.plot([p[0], p[0]], [p[1], p[1]], [0, p[2]], color=c, linewidth=0.7, linestyle=":")
-        label = f"{i} {t}" + (f"\n[{', '.join(f'{v:g}' for v in p)}]" if hot else "")
-        ax.text(p[0], p[1], p[2] + 0.05, label, fontsize=9, color=c)
+        ax.text(p[0], p[1], p[2] + 0.05, f"{i} {t}", fontsize=9, color=c)
+        if hot:
+            ax.text(p[0], p[1], p[2] - 0.14, f"[{', '.join(f'{v:g}' for v in p)}]", fontsize=8.5,
+                    color=c)
     ax.set_xlim(0, 1), ax.set_ylim(0, 1), ax.set_zlim(0, 1)
     ax.set_xlabel("d1"), ax.set_ylabel("d2"), ax.set_zlabel("d3")
     ax.set_title(tr(zh="座標辭典：每個詞元是一個點", en="A coordinate dictionary: each token a point"),
