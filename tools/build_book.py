@@ -67,8 +67,11 @@ def vendor(src: Path) -> Path:
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
     shutil.copy2(nm / "requirejs" / "require.js", dest / "require.min.js")
-    hm = dest / "html-manager"
-    hm.mkdir()
+    # the npm layout: the widget bundle finds its icon fonts next to the AMD module's URL,
+    # <requirejs baseUrl>/@jupyter-widgets/html-manager/dist/ (baseUrl set by widgets-config.js)
+    hm = dest / "@jupyter-widgets" / "html-manager" / "dist"
+    hm.mkdir(parents=True)
+    (dest / "widgets-config.js").write_text(WIDGETS_CONFIG_JS, encoding="utf-8")
     for f in (nm / "@jupyter-widgets" / "html-manager" / "dist").iterdir():
         if f.is_file() and not f.name.endswith(".map") and f.name not in ("embed.js", "libembed-amd.js"):
             shutil.copy2(f, hm / f.name)
@@ -86,6 +89,18 @@ def vendor(src: Path) -> Path:
         if lic:
             shutil.copy2(lic, dest / f"LICENSE.{pkg.replace('/', '_').lstrip('@')}.txt")
     return dest
+
+
+WIDGETS_CONFIG_JS = """\
+// Loaded after require.min.js and before the widget bundle (_config.yml nb_ipywidgets_js):
+// AMD modules resolve next to this file, so the widget bundle's fonts load from this site.
+(function () {
+  var src = document.currentScript && document.currentScript.src;
+  if (src && window.require && window.require.config) {
+    window.require.config({ baseUrl: src.slice(0, src.lastIndexOf("/") + 1) });
+  }
+})();
+"""
 
 
 # ---------------------------------------------------------------------------- configuration
@@ -258,6 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="site folder (default: <src>/_build/site)")
     parser.add_argument("--lang", nargs="+", choices=LANGS, default=list(LANGS))
     parser.add_argument("--serial", action="store_true", help="build the books one after the other")
+    parser.add_argument("--allow-warnings", action="store_true",
+                        help="assemble the site even when a book had warnings (exit status stays 1)")
     args = parser.parse_args(argv)
     src = args.src.resolve()
     out = (args.out or src / "_build" / "site").resolve()
@@ -295,10 +312,13 @@ def main(argv: list[str] | None = None) -> int:
             print("\n".join(text.splitlines()[-60:]), flush=True)
         else:
             log(f"{lang}: built")
-    if failed:
+    if failed and not args.allow_warnings:
         log(f"failed: {', '.join(failed)} ({time.time() - t0:.0f} s)")
         return 1
     assemble(src, work, out, {lang: {"root": plans[lang][2]["root"]} for lang in args.lang}, configs)
+    if failed:
+        log(f"site assembled DESPITE warnings in {', '.join(failed)} ({time.time() - t0:.0f} s): {out}")
+        return 1
     log(f"site ready in {time.time() - t0:.0f} s: {out / 'index.html'}")
     return 0
 

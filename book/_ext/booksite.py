@@ -101,6 +101,15 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict, 
         "title": LANGS[lang]["switch_title"],
         "href": counterpart_href(pagename, lang),
     }
+    # sphinx-thebe registers its inline config script twice under Jupyter Book 1
+    # ("Identifier 'THEBE_JS_URL' has already been declared"): keep each script once
+    scripts, seen = [], set()
+    for js in context.get("script_files", []):
+        key = (str(js), getattr(js, "attributes", {}).get("body", ""))
+        if key not in seen:
+            seen.add(key)
+            scripts.append(js)
+    context["script_files"] = scripts
     context["booksite_home"] = "../" * (pagename.count("/") + 1) + "index.html"
 
 
