@@ -1,9 +1,40 @@
 """Chapter 4: multi-head attention and the Transformer block (both books)."""
+import re
+import textwrap
+
 from nbgen import Chapter
 
 ch = Chapter("04-multi-head-block")
 
-ch.md(
+_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
+_BLOCK = re.compile(r"^\s*([-*+] |\d+\. |\||#|:::|\$\$|\(def-|```|>)")
+
+
+def _join_zh(text: str) -> str:
+    """Join the lines of each Chinese paragraph (a browser shows a line break between two Chinese
+    characters as a space). Math blocks, code fences, lists, headings, labels stay as written."""
+    out, verbatim = [], False
+    for line in textwrap.dedent(text).strip("\n").split("\n"):
+        if line.strip().startswith(("```", "$$")) and line.strip() not in ("", "$$$$"):
+            if not (line.strip().startswith("$$") and line.strip().endswith("$$")
+                    and len(line.strip()) > 2):
+                verbatim = not verbatim
+            out.append(line)
+            continue
+        prev = out[-1] if out else ""
+        if (not verbatim and prev.strip() and line.strip() and not _BLOCK.match(line)
+                and not _BLOCK.match(prev) and not prev.strip().startswith(("$$", "```"))):
+            glue = "" if (_CJK.match(prev.rstrip()[-1]) and _CJK.match(line.strip()[0])) else " "
+            out[-1] = prev.rstrip() + glue + line.strip()
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def md(*, zh: str, en: str) -> None:
+    ch.md(zh=_join_zh(zh), en=en)
+
+md(
     zh="""
 # 4. 多頭注意力與 Transformer 區塊
 
@@ -19,7 +50,7 @@ into one; stack that step a few dozen times, and you have a Transformer.
 
 ch.bootstrap()
 
-ch.md(
+md(
     zh="""
 **這一章你會學到：**
 
@@ -53,7 +84,7 @@ import lib.figures.block
 )
 
 # ------------------------------------------------------------------------------------------
-ch.md(
+md(
     zh="""
 (def-multi-head)=
 ## 多頭注意力：一個審稿委員會
@@ -114,7 +145,7 @@ its columns $h \\cdot d/A$ to $(h+1) \\cdot d/A$. That is how `lib` writes it:
 
 ch.code("print(inspect.getsource(lib.multi_head_attention))")
 
-ch.md(
+md(
     zh="""
 **算算看。** 設 $d = 8$、$A = 2$，句子有 4 個詞元。我們用隨機的矩陣跑一次 `lib.multi_head_attention`，看看形狀：
 """,
@@ -139,7 +170,7 @@ print("weights", weights.shape)    # [A, N, N]: one attention table per head
 """
 )
 
-ch.md(
+md(
     zh="""
 再把委員會拆開來看：每位審稿人只拿自己那幾欄，用上一章的單頭 `lib.self_attention` 各算一次，
 兩份意見各 4 維；串接回 8 維，乘上 $[8 \\times 8]$ 的 $\\mathbf{W}^O$，得到的正是上面的 `out`。
@@ -179,7 +210,7 @@ lib.glue("mh_params", int(4 * d * d));
 
 ch.code("lib.figures.block.plot_concat(heads, concat, out);")
 
-ch.md(
+md(
     zh="""
 圖中每一格是一個數字（紅正藍負）。兩位審稿人各寫 {glue:text}`mh_dk:d` 欄，並排成 {glue:text}`mh_d:d` 欄；
 主編 $\\mathbf{W}^O$ 再把每一欄重新調配，所以最右邊的每一欄都混合了兩個頭的意見。
@@ -197,7 +228,7 @@ share the same width among several independent softmaxes.
 )
 
 # ------------------------------------------------------------------------------------------
-ch.md(
+md(
     zh="""
 ## 小模型的每個頭在看什麼？
 
@@ -222,7 +253,7 @@ lib.figures.block.heads_widget(r_big, r_small)
 """
 )
 
-ch.md(
+md(
     zh="""
 只看「它」那一列，把兩句並排比較：每個頭最看重哪個詞元，以及在兩個候選名詞之間，第一個名詞分到多少。
 """,
@@ -264,7 +295,7 @@ assert np.allclose(r_big.attention.sum(-1), 1.0)
 """
 )
 
-ch.md(
+md(
     zh="""
 有一件事不必看圖就能確定：**第 1 層的頭分不出這兩句。** 在第 1 層，「它」的查詢向量在兩句中完全相同，
 兩個名詞的鍵向量也完全相同（同樣的詞、同樣的座位），只有「大／小」那一個鍵不同；它只改變 softmax 的分母，
@@ -303,7 +334,7 @@ of having "it" stare at the noun.
 )
 
 # ------------------------------------------------------------------------------------------
-ch.md(
+md(
     zh="""
 (def-residual-stream)=
 ## 殘差流：一份共筆筆記
@@ -359,7 +390,7 @@ notebook. `lib.transformer_block` has one line per step:
 
 ch.code("print(inspect.getsource(lib.transformer_block))")
 
-ch.md(
+md(
     zh="""
 **算算看。** 沿用第 2 章「它」的輸入向量 $\\mathbf{x}_{11} = [0.3, 0.5, 0.5]$。若注意力算出
 $\\mathbf{t}^2 = [0.2, -0.1, 0.4]$，第 3 步就是逐格相加：
@@ -390,7 +421,7 @@ lib.glue("t3_str", "[" + ", ".join(f"{v:.1f}" for v in t3) + "]");
 
 ch.code("lib.figures.block.plot_residual_update(x_it, t2);")
 
-ch.md(
+md(
     zh="""
 結果是 $\\mathbf{t}^3 =$ {glue:text}`t3_str`。原本的筆記還在，只是每一格多了一點註記。
 
@@ -432,7 +463,7 @@ assert gaps[0] < 1e-9 and gaps[-1] > 1e-3
 """
 )
 
-ch.md(
+md(
     zh="""
 兩句的「它」在輸入時相差 {glue:text}`gap0:.1f`（同一個詞、同一個座位），到了最上層相差
 {glue:text}`gap_top:.2f`：差別全是一層層的註記累積出來的。
@@ -445,7 +476,7 @@ one annotation per layer.
 )
 
 # ------------------------------------------------------------------------------------------
-ch.md(
+md(
     zh="""
 (def-feed-forward)=
 ## 前饋網路：先放大、再縮回
@@ -491,7 +522,7 @@ lib.figures.block.plot_relu(z, lib.relu(z));
 
 ch.check("assert np.allclose(lib.relu(z), [0, 0.5, 3.0, 0])")
 
-ch.md(
+md(
     zh="""
 至於維度，以 GPT-2 小型版為例 {cite}`radford2019language`：$d = 768$，$\\mathbf{W}_1$ 先放大到 3072 維，
 $\\mathbf{W}_2$ 再縮回 768 維。用隨機權重跑一次 `lib.feed_forward`，看中間那層有多寬：
@@ -532,7 +563,7 @@ assert ffn_params == 2 * 768 * 3072 + 3072 + 768
 """
 )
 
-ch.md(
+md(
     zh="""
 中間那層有 {glue:text}`d_ff:d` 維，隨機權重下約有 {glue:text}`relu_zero:.0%` 被 ReLU 歸零。光是這一個前饋網路就有
 {glue:text}`ffn_params:,d` 個參數，是同一區塊注意力部分（$4d^2$）的兩倍；在大模型裡，多數參數其實住在前饋網路裡。
@@ -546,7 +577,7 @@ actually live in the feed-forward networks.
 )
 
 # ------------------------------------------------------------------------------------------
-ch.md(
+md(
     zh="""
 (def-layer-norm)=
 ## LayerNorm：每個向量的 z 分數
@@ -617,7 +648,7 @@ lib.glue("ln_z0_sample", float((x[0] - mu) / x.std(ddof=1)));
 """
 )
 
-ch.md(
+md(
     zh="""
 平均是 {glue:text}`ln_mu:.0f`，標準差是 $\\sqrt{5} \\approx$ {glue:text}`ln_sigma:.3f`，
 於是 $[2, 4, 6, 8]$ 變成 $[$ {glue:text}`ln_z0:.3f`, {glue:text}`ln_z1:.3f`, …$]$。
@@ -655,7 +686,7 @@ assert np.allclose(lib.layer_norm(100 * x), z, atol=1e-6)
 )
 
 # ------------------------------------------------------------------------------------------
-ch.md(
+md(
     zh="""
 (def-pre-norm)=
 ## Pre-norm 與 post-norm：LayerNorm 放在哪裡
@@ -699,7 +730,7 @@ Post-norm is not a `lib` function (the book does not use it), but two lines of `
 
 ch.code("print(inspect.getsource(lib.figures.block.post_norm_block))")
 
-ch.md(
+md(
     zh="""
 在同一個輸入、同一組參數上跑這兩種區塊。兩者輸出的形狀一樣，數字卻不同；最明顯的差別是 post-norm 的每一列都剛好被正規化過：
 """,
@@ -729,7 +760,7 @@ assert not np.allclose(h_pre.std(-1), 1, atol=0.1)
 """
 )
 
-ch.md(
+md(
     zh="""
 **這會影響訓練嗎？** 做一個小實驗：疊 $L$ 個隨機初始化（尚未訓練）的區塊，在最上面接一個隨機的語言模型頭和交叉熵，
 用 `lib.torch_mirror`（同樣的函式，換成 PyTorch 張量，好讓 autograd 算梯度）量兩件事：
@@ -778,7 +809,7 @@ assert post_top[-1] > 3 * pre_top[-1]
 """
 )
 
-ch.md(
+md(
     zh="""
 左圖：post-norm 每個區塊都以 LayerNorm 收尾，殘差流每一列的長度一直是 $\\sqrt{d} =$ {glue:text}`sqrt_d64:.0f`；
 pre-norm 的殘差流從 {glue:text}`stream_in:.1f` 一路長到 {glue:text}`stream_pre_top:.1f`，因為每一層的註記都只是加上去，
@@ -819,7 +850,7 @@ last block.
 )
 
 # ------------------------------------------------------------------------------------------
-ch.md(
+md(
     zh="""
 ## 疊起來：從形狀算參數
 
@@ -866,7 +897,7 @@ print("one block:", f"{sum(int(np.prod(s)) for s in shapes.values()):,}")
 """
 )
 
-ch.md(
+md(
     zh="""
 整個模型還要加上詞嵌入 $\\mathbf{E}$（$|V| \\times d$）、位置嵌入表，以及最後一個 LayerNorm；語言模型頭與 $\\mathbf{E}$ 共用權重（第 5 章），
 不另外算。GPT-2 小型版是 $d = 768$、12 層、$|V| = 50257$、1024 個位置 {cite}`radford2019language`；
@@ -914,7 +945,7 @@ assert 123e6 < gpt2["total"] < 125e6 and 174e9 < gpt3["total"] < 176e9
 """
 )
 
-ch.md(
+md(
     zh="""
 GPT-2 小型版共 {glue:text}`gpt2_total:,d` 個參數，約 {glue:text}`gpt2_M:.0f` M；
 GPT-3 約 {glue:text}`gpt3_B:.0f` B（{glue:text}`gpt3_total:,d` 個）。兩者的組成很不一樣：GPT-2 小型版有
@@ -932,7 +963,7 @@ feed-forward networks alone hold {glue:text}`gpt3_ffn_share:.0%`.
 )
 
 # ------------------------------------------------------------------------------------------
-ch.md(
+md(
     zh="""
 ## 小結
 
@@ -964,7 +995,7 @@ ch.md(
 )
 
 # ------------------------------------------------------------------------------------------
-ch.md(
+md(
     zh="""
 ## 練習
 
@@ -997,7 +1028,7 @@ assert 512 // 8 == 64 and 4 * 512**2 == 1_048_576
 """
 )
 
-ch.md(
+md(
     zh="""
 **2.**（寫程式）把本章 $d = 8$ 的例子改成 $A = 4$ 個頭（每個頭 2 維）。請用 `lib.self_attention`
 逐頭計算、串接、乘上 `WO`，得到 `out4`；自我檢查會拿它和 `lib.multi_head_attention(..., n_heads=4)` 比較。
@@ -1019,7 +1050,7 @@ lib.check(out4, lib.multi_head_attention(X, WQ, WK, WV, WO, n_heads=A4)[0],
 """
 )
 
-ch.md(
+md(
     zh="""
 :::{dropdown} 解答
 ```python
@@ -1049,7 +1080,7 @@ assert np.allclose(_out4, lib.multi_head_attention(X, WQ, WK, WV, WO, n_heads=4)
 """
 )
 
-ch.md(
+md(
     zh="""
 **3.**（寫程式）不用 `lib.layer_norm`，只用 NumPy 的平均與母體標準差，算出 $\\mathbf{x} = [3, 1, 4, 1, 5]$ 的 LayerNorm
 （$\\gamma = 1$、$\\beta = 0$，可以忽略 $\\varepsilon$）。自我檢查會拿它和 `lib.layer_norm` 比較。
@@ -1071,7 +1102,7 @@ lib.check(z5, lib.layer_norm(x5), atol=1e-4,
 """
 )
 
-ch.md(
+md(
     zh="""
 :::{dropdown} 解答
 ```python
@@ -1100,7 +1131,7 @@ assert np.allclose(lib.layer_norm(x5), [0.125, -1.125, 0.75, -1.125, 1.375], ato
 """
 )
 
-ch.md(
+md(
     zh="""
 **4.**（寫程式）GPT-2 中型版是 $d = 1024$、24 層、16 個頭、$|V| = 50257$、1024 個位置，注意力投影有偏差、
 最後有一個 LayerNorm、語言模型頭與 $\\mathbf{E}$ 共用。只用本章的公式（每區塊 $12d^2 + 13d$），算出它的參數量 `n_medium`。
@@ -1123,7 +1154,7 @@ lib.check(n_medium, lib.figures.block.param_count(d=1024, n_layers=24, vocab=502
 """
 )
 
-ch.md(
+md(
     zh="""
 :::{dropdown} 解答
 ```python
@@ -1154,7 +1185,7 @@ assert lib.figures.block.param_count(d=1024, n_layers=24, vocab=50257, n_positio
 """
 )
 
-ch.md(
+md(
     zh="""
 **5.**（觀念）本章說小模型第 1 層的頭「分不出兩句」。把理由寫完整：為什麼「太大」換成「太小」，
 「它」在兩個名詞之間的分配比例在第 1 層完全不變，到第 2 層卻可以改變？
