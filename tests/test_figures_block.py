@@ -221,3 +221,13 @@ def test_plot_depth_and_params(lang):
     fig = B.plot_param_breakdown(models)
     widths = [p.get_width() for p in fig.axes[0].patches]
     assert abs(sum(widths) - 1) < 1e-9
+
+
+def test_adjective_index_and_row(lang):
+    r_big, r_small = _toy_pair(lang)
+    j = B.adjective_index(r_big, r_small)
+    assert r_big.tokens[j] in ("大", "big") and r_small.tokens[j] in ("小", "small")
+    row = B.head_summary(r_big, r_small)[0]
+    assert row["adj_top_w_big"] == pytest.approx(r_big.attention[0, 0, j].max())
+    with pytest.raises(ValueError, match="differ in one token"):
+        B.adjective_index(r_big, r_big)

@@ -24,7 +24,7 @@ from lib.book import tr
 
 __all__ = [
     "post_norm_block", "random_block_params", "param_shapes", "param_count",
-    "depth_experiment", "depth_sweep", "head_summary", "head_table", "heads_widget",
+    "depth_experiment", "depth_sweep", "adjective_index", "head_summary", "head_table", "heads_widget",
     "plot_heads", "plot_concat", "plot_residual_update",
     "plot_layer_norm", "plot_relu", "plot_depth_experiment", "plot_param_breakdown",
 ]
@@ -254,6 +254,15 @@ def _noun_indices(r):
     return sorted(r.tokens.index(noun) for noun in r.probs)
 
 
+def adjective_index(r_big, r_small):
+    """The position of the one word that differs between the two sentences of a pair."""
+    diff = [k for k, (a, b) in enumerate(zip(r_big.tokens, r_small.tokens)) if a != b]
+    if len(r_big.tokens) != len(r_small.tokens) or len(diff) != 1:
+        raise ValueError(f"the sentences must have the same length and differ in one token, got "
+                         f"{r_big.tokens} and {r_small.tokens}")
+    return diff[0]
+
+
 def head_summary(r_big, r_small):
     """Where the pronoun looks, head by head, in the two sentences of a Winograd pair.
 
@@ -267,10 +276,12 @@ def head_summary(r_big, r_small):
     list of dicts, one per (layer, head), with ``layer``, ``head`` (from 1), and for each
     sentence ``s`` in ``("big", "small")``: ``top_s`` the token the pronoun attends to most and
     ``top_w_s`` its weight, and ``share_s`` the first noun's share of the pronoun's attention to
-    the two nouns, ``w(noun 1) / (w(noun 1) + w(noun 2))``.
+    the two nouns, ``w(noun 1) / (w(noun 1) + w(noun 2))``; ``adj_top_s`` and ``adj_top_w_s``
+    the same for the row of the word that differs between the sentences (大/小, big/small).
     """
     i = r_big.pronoun_index
     n1, n2 = _noun_indices(r_big)
+    j = adjective_index(r_big, r_small)
     L, A = np.shape(r_big.attention)[:2]
     rows = []
     for l in range(L):
@@ -281,6 +292,9 @@ def head_summary(r_big, r_small):
                 top = int(np.argmax(w))
                 row[f"top_{tag}"], row[f"top_w_{tag}"] = r.tokens[top], float(w[top])
                 row[f"share_{tag}"] = float(w[n1] / (w[n1] + w[n2]))
+                a = np.asarray(r.attention)[l, h, j]                             # [N]
+                row[f"adj_top_{tag}"] = r.tokens[int(np.argmax(a))]
+                row[f"adj_top_w_{tag}"] = float(a.max())
             rows.append(row)
     return rows
 
