@@ -1,7 +1,41 @@
 """Chapter 6: evaluation — perplexity, bits per byte, benchmarks and contamination (both books)."""
+import re
+import textwrap
+
 from nbgen import Chapter
 
-ch = Chapter("06-evaluation")
+_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
+_BLOCK = re.compile(r"^(\s*[-*+] |\s*\d+\. |\||#|:::|\$\$|\(def-|```|>|\*\*\d)")
+
+
+def _join_cjk(text: str) -> str:
+    """Join the lines of a Chinese paragraph (a browser shows a line break between two Chinese
+    characters as a space). Lists, tables, headings, math blocks, fences and labels stay."""
+    out, fence = [], False
+    for line in textwrap.dedent(text).strip("\n").split("\n"):
+        if line.lstrip().startswith("```"):
+            fence = not fence
+            out.append(line)
+            continue
+        prev = out[-1] if out else ""
+        joinable = (not fence and prev.strip() and line.strip() and not _BLOCK.match(line)
+                    and not prev.lstrip().startswith(("|", "#", "$$", ":::", "(def-", "```"))
+                    and not prev.rstrip().endswith("$$")
+                    and (_CJK.match(prev.rstrip()[-1]) or _CJK.match(line.strip()[0])))
+        if joinable:
+            both = _CJK.match(prev.rstrip()[-1]) and _CJK.match(line.strip()[0])
+            out[-1] = prev.rstrip() + ("" if both else " ") + line.strip()
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+class _Chapter(Chapter):
+    def md(self, *, zh: str, en: str) -> None:
+        super().md(zh=_join_cjk(zh), en=en)
+
+
+ch = _Chapter("06-evaluation")
 
 ch.md(zh="# 6. 評估", en="# 6. Evaluation")
 
@@ -164,7 +198,7 @@ lib.glue("pp3_root", float(p.prod() ** (-1 / len(p))))
 for i, v in enumerate(neg_log):
     lib.glue(f"pp3_nl{i}", float(v))
 lib.glue("pp3_mean", float(neg_log.mean()))
-lib.glue("pp3", lib.perplexity(p))
+lib.glue("pp3", lib.perplexity(p));
 """
 )
 
@@ -243,7 +277,7 @@ lib.glue("pp4", lib.perplexity(p4))
 lib.glue("pp4_without", lib.perplexity([0.9, 0.5, 0.6]))
 terms4 = lib.figures.evaluation.neg_log_terms(p4)
 lib.glue("pp4_share", float(terms4[2] / terms4.sum()))
-lib.glue("pp4_arith", float(1 / np.mean(p4)))
+lib.glue("pp4_arith", float(1 / np.mean(p4)));
 """
 )
 
@@ -344,7 +378,7 @@ print("exp(H):", np.exp(H))
 ch.hidden(
     """
 lib.glue("ce_nats", float(H))
-lib.glue("ce_bits", float(H / np.log(2)))
+lib.glue("ce_bits", float(H / np.log(2)));
 """
 )
 
@@ -410,7 +444,7 @@ ch.hidden(
     """
 for name, value in ppl.items():
     lib.glue(f"ppl_{name}", float(value))
-lib.glue("vocab_size", int(lib.corpus.vocab_size()))
+lib.glue("vocab_size", int(lib.corpus.vocab_size()));
 """
 )
 
@@ -600,7 +634,7 @@ lib.glue("gap_decoder_heldout", float(gap["decoder"][1]))
 lib.glue("gap_bigram_train", float(gap["bigram_addk"][0]))
 lib.glue("gap_bigram_heldout", float(gap["bigram_addk"][1]))
 lib.glue("acc_heldout_zh", float(lib.winograd.heldout_accuracy("zh")))
-lib.glue("acc_heldout_en", float(lib.winograd.heldout_accuracy("en")))
+lib.glue("acc_heldout_en", float(lib.winograd.heldout_accuracy("en")));
 """
 )
 

@@ -1,7 +1,41 @@
 """Chapter 7: a linguistic look back, the attention heatmaps, surprisal and the summary (both books)."""
+import re
+import textwrap
+
 from nbgen import Chapter
 
-ch = Chapter("07-looking-back")
+_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
+_BLOCK = re.compile(r"^(\s*[-*+] |\s*\d+\. |\||#|:::|\$\$|\(def-|```|>|\*\*\d)")
+
+
+def _join_cjk(text: str) -> str:
+    """Join the lines of a Chinese paragraph (a browser shows a line break between two Chinese
+    characters as a space). Lists, tables, headings, math blocks, fences and labels stay."""
+    out, fence = [], False
+    for line in textwrap.dedent(text).strip("\n").split("\n"):
+        if line.lstrip().startswith("```"):
+            fence = not fence
+            out.append(line)
+            continue
+        prev = out[-1] if out else ""
+        joinable = (not fence and prev.strip() and line.strip() and not _BLOCK.match(line)
+                    and not prev.lstrip().startswith(("|", "#", "$$", ":::", "(def-", "```"))
+                    and not prev.rstrip().endswith("$$")
+                    and (_CJK.match(prev.rstrip()[-1]) or _CJK.match(line.strip()[0])))
+        if joinable:
+            both = _CJK.match(prev.rstrip()[-1]) and _CJK.match(line.strip()[0])
+            out[-1] = prev.rstrip() + ("" if both else " ") + line.strip()
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+class _Chapter(Chapter):
+    def md(self, *, zh: str, en: str) -> None:
+        super().md(zh=_join_cjk(zh), en=en)
+
+
+ch = _Chapter("07-looking-back")
 
 ch.md(zh="# 7. 語言學回望與小結", en="# 7. Looking back: linguistics, and a summary")
 
@@ -99,7 +133,7 @@ L = r_big.attention.shape[0]
 cos_layers = [_cos(r_big.hidden[l, p], r_small.hidden[l, p]) for l in range(L + 1)]
 lib.glue("cos_input", cos_layers[0])
 lib.glue("cos_top", cos_layers[-1])
-lib.glue("n_layers", int(L))
+lib.glue("n_layers", int(L));
 """
 )
 
@@ -160,7 +194,7 @@ for lang in ("zh", "en"):
 toks = big
 ref_noun, other_noun = r_big.referent, r_small.referent
 lib.glue("dist_ref", int(p - toks.index(ref_noun)))
-lib.glue("dist_other", int(p - toks.index(other_noun)))
+lib.glue("dist_other", int(p - toks.index(other_noun)));
 """
 )
 
@@ -389,7 +423,7 @@ lib.glue("pron_id", int(pron_id))
 lib.glue("pron_seat", int(p))
 lib.glue("n_tokens", len(big))
 lib.glue("p_ref_big", float(r_big.probs[r_big.referent]))
-lib.glue("p_ref_small", float(r_small.probs[r_small.referent]))
+lib.glue("p_ref_small", float(r_small.probs[r_small.referent]));
 """
 )
 
