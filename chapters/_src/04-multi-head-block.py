@@ -703,7 +703,7 @@ $$
 殘差流本身從不被正規化（上一節的五個步驟）。以共筆筆記來說，post-norm 每加一次註就把整份筆記重新謄寫、
 縮放一次；pre-norm 則是先把筆記影印一份、整理好給子層讀，子層的意見再直接寫回原稿。
 
-post-norm 不是 `lib` 的函式（本書不用它），但可以用 `lib` 的零件兩行寫出來：
+post-norm 不是 `lib` 的函式（本書不用它），但用 `lib` 的零件幾行就能寫出來：
 """,
     en="""
 (def-pre-norm)=
@@ -724,7 +724,7 @@ normalised (the five steps above). In the notebook analogy, post-norm recopies a
 notebook after every annotation; pre-norm hands each sublayer a tidied photocopy to read, and writes
 its opinion straight back onto the original.
 
-Post-norm is not a `lib` function (the book does not use it), but two lines of `lib` parts write it:
+Post-norm is not a `lib` function (the book does not use it), but a few lines of `lib` parts write it:
 """,
 )
 
