@@ -901,14 +901,15 @@ md(
     zh="""
 整個模型還要加上詞嵌入 $\\mathbf{E}$（$|V| \\times d$）、位置嵌入表，以及最後一個 LayerNorm；語言模型頭與 $\\mathbf{E}$ 共用權重（第 5 章），
 不另外算。GPT-2 小型版是 $d = 768$、12 層、$|V| = 50257$、1024 個位置 {cite}`radford2019language`；
-GPT-3 是 $d = 12288$、96 層、每層 96 個頭、2048 個位置 {cite}`brown2020language`：
+GPT-3 是 $d = 12288$、96 層、每層 96 個頭、2048 個位置 {cite}`brown2020language`。先拿本書的小編碼器對帳：從形狀算出來的數字，應該和發布的權重檔裡的數字個數一樣。
 """,
     en="""
 A whole model adds the embedding matrix $\\mathbf{E}$ ($|V| \\times d$), the position table and one
 final LayerNorm; the language-model head shares its weights with $\\mathbf{E}$ (chapter 5) and adds
 nothing. GPT-2 small has $d = 768$, 12 layers, $|V| = 50257$ and 1024 positions
 {cite}`radford2019language`; GPT-3 has $d = 12288$, 96 layers of 96 heads and 2048 positions
-{cite}`brown2020language`:
+{cite}`brown2020language`. First, check the count against the book's tiny encoder: the number
+computed from shapes should equal the number of values in the shipped weights.
 """,
 )
 
@@ -918,9 +919,15 @@ gpt2 = lib.figures.block.param_count(d=768, n_layers=12, vocab=50257, n_position
                                      attn_bias=True, final_norm=True)
 gpt3 = lib.figures.block.param_count(d=12288, n_layers=96, vocab=50257, n_positions=2048,
                                      attn_bias=True, final_norm=True)
-print(f"GPT-2 small: {gpt2['total']:,}")
-print(f"GPT-3:       {gpt3['total']:,}   (d_k = {12288 // 96} per head)")
-lib.figures.block.plot_param_breakdown({"GPT-2 small": gpt2, "GPT-3": gpt3});
+params_tiny, cfg_tiny, _ = lib.tiny_models.load("encoder")        # the book's tiny encoder
+tiny = lib.figures.block.param_count(d=cfg_tiny.d, n_layers=cfg_tiny.n_layers, d_ff=cfg_tiny.d_ff,
+                                     vocab=cfg_tiny.vocab_size, n_positions=cfg_tiny.max_len,
+                                     final_norm=True)
+print(f"tiny encoder: {tiny['total']:,}   (shipped arrays: {sum(v.size for v in params_tiny.values()):,})")
+print(f"GPT-2 small:  {gpt2['total']:,}")
+print(f"GPT-3:        {gpt3['total']:,}   (d_k = {12288 // 96} per head)")
+lib.figures.block.plot_param_breakdown({lib.tr(zh="本書小模型", en="tiny encoder"): tiny,
+                                        "GPT-2 small": gpt2, "GPT-3": gpt3});
 """
 )
 
@@ -931,7 +938,9 @@ lib.glue("gpt3_B", gpt3["total"] / 1e9); lib.glue("gpt3_total", gpt3["total"])
 lib.glue("gpt2_emb_share", (gpt2["embeddings"] + gpt2["positions"]) / gpt2["total"])
 lib.glue("gpt3_emb_share", (gpt3["embeddings"] + gpt3["positions"]) / gpt3["total"])
 lib.glue("gpt3_ffn_share", gpt3["feed_forward"] / gpt3["total"])
-lib.glue("gpt2_block", int(12 * 768**2 + 13 * 768));
+lib.glue("gpt2_block", int(12 * 768**2 + 13 * 768))
+lib.glue("tiny_total", tiny["total"]); lib.glue("tiny_d", cfg_tiny.d); lib.glue("tiny_V", cfg_tiny.vocab_size)
+lib.glue("tiny_emb_share", (tiny["embeddings"] + tiny["positions"]) / tiny["total"]);
 """
 )
 
@@ -941,19 +950,22 @@ for dd in (8, 32, 768):
     assert lib.figures.block.param_count(d=dd)["total"] == 12 * dd**2 + 9 * dd
     assert lib.figures.block.param_count(d=dd, attn_bias=True)["total"] == 12 * dd**2 + 13 * dd
 assert gpt2["total"] == 124_439_808                  # the count of the released GPT-2 small
+assert tiny["total"] == sum(v.size for v in params_tiny.values())
 assert 123e6 < gpt2["total"] < 125e6 and 174e9 < gpt3["total"] < 176e9
 """
 )
 
 md(
     zh="""
-GPT-2 小型版共 {glue:text}`gpt2_total:,d` 個參數，約 {glue:text}`gpt2_M:.0f` M；
+本書的小編碼器（$d =$ {glue:text}`tiny_d:d`、詞彙 {glue:text}`tiny_V:d` 個）只有 {glue:text}`tiny_total:,d` 個參數，和權重檔一個不差。GPT-2 小型版共 {glue:text}`gpt2_total:,d` 個參數，約 {glue:text}`gpt2_M:.0f` M；
 GPT-3 約 {glue:text}`gpt3_B:.0f` B（{glue:text}`gpt3_total:,d` 個）。兩者的組成很不一樣：GPT-2 小型版有
 {glue:text}`gpt2_emb_share:.0%` 的參數在詞嵌入與位置表裡；GPT-3 的 $d$ 大了 16 倍、層數多了 8 倍，
 $12d^2 L$ 壓倒一切，嵌入只剩 {glue:text}`gpt3_emb_share:.1%`，前饋網路就佔了 {glue:text}`gpt3_ffn_share:.0%`。
 """,
     en="""
-GPT-2 small has {glue:text}`gpt2_total:,d` parameters, about {glue:text}`gpt2_M:.0f` M;
+The tiny encoder ($d =$ {glue:text}`tiny_d:d`, a vocabulary of {glue:text}`tiny_V:d`) has just
+{glue:text}`tiny_total:,d` parameters, exactly as many as its weight file. GPT-2 small has
+{glue:text}`gpt2_total:,d` parameters, about {glue:text}`gpt2_M:.0f` M;
 GPT-3 about {glue:text}`gpt3_B:.0f` B ({glue:text}`gpt3_total:,d`). They are
 built very differently: GPT-2 small keeps {glue:text}`gpt2_emb_share:.0%` of its parameters in the
 embedding and position tables; GPT-3's $d$ is 16 times larger and it has 8 times more layers, so
