@@ -315,6 +315,10 @@ assert abs(u[2] - (0.8 * 0.2 + 0.2 * 0.7 + 0.6 * 0.5)) < 1e-12
 
 ch.hidden(
     """
+lib.glue("ch5_u_spread", float(u.max() - u.min()))
+lib.glue("ch5_toy_saved", int(E.size))
+lib.glue("ch5_loss_half", float(-np.log(0.5)))
+lib.glue("ch5_p_one_nat", float(np.exp(-1)))
 for j, name in enumerate(["trophy", "suitcase", "it", "big"]):
     lib.glue(f"ch5_u_{name}", float(u[j]))
     lib.glue(f"ch5_p_{name}", float(p[j]));
@@ -326,15 +330,15 @@ md(
 以「它」那一列為例：$0.8\\times0.2 + 0.2\\times0.7 + 0.6\\times0.5 =$ {glue:text}`ch5_u_it:.2f`。
 四個分數是 {glue:text}`ch5_u_trophy:.2f`、{glue:text}`ch5_u_suitcase:.2f`、{glue:text}`ch5_u_it:.2f`、
 {glue:text}`ch5_u_big:.2f`，softmax 之後「大」最高，是 {glue:text}`ch5_p_big:.3f`。
-模型認為下一個詞最可能是「大」，但把握不高：示範用的數字很小，分數彼此相差不到 0.5，機率也就擠在一起。
+模型認為下一個詞最可能是「大」，但把握不高：示範用的數字很小，最高分和最低分只差 {glue:text}`ch5_u_spread:.2f`，機率也就擠在一起。
 """,
     en="""
 For the row of "it": $0.8\\times0.2 + 0.2\\times0.7 + 0.6\\times0.5 =$ {glue:text}`ch5_u_it:.2f`.
 The four scores are {glue:text}`ch5_u_trophy:.2f`, {glue:text}`ch5_u_suitcase:.2f`,
 {glue:text}`ch5_u_it:.2f` and {glue:text}`ch5_u_big:.2f`; after softmax "big" (大) is the highest,
 at {glue:text}`ch5_p_big:.3f`. The model thinks the next word is most likely "big", but it is not
-confident: the demo numbers are small, the scores lie within 0.5 of each other, and so the
-probabilities stay close together.
+confident: the demo numbers are small, the highest and lowest scores differ by only
+{glue:text}`ch5_u_spread:.2f`, and so the probabilities stay close together.
 """,
 )
 
@@ -388,11 +392,11 @@ lib.glue("ch5_gpt2_saved", float(50257 * 768 / 1e6));
 
 md(
     zh="""
-四個詞元、三維，省下的只有 12 個參數；但像 GPT-2 那樣 $|V| = 50{,}257$、$d = 768$ 的模型，
+四個詞元、三維，省下的只有 {glue:text}`ch5_toy_saved` 個參數；但像 GPT-2 那樣 $|V| = 50{,}257$、$d = 768$ 的模型，
 共享省下的是約 {glue:text}`ch5_gpt2_saved:.1f` 百萬個參數 {cite}`radford2019language`。
 """,
     en="""
-With four tokens in three dimensions tying saves only 12 parameters; for a model like GPT-2,
+With four tokens in three dimensions tying saves only {glue:text}`ch5_toy_saved` parameters; for a model like GPT-2,
 with $|V| = 50{,}257$ and $d = 768$, it saves about {glue:text}`ch5_gpt2_saved:.1f` million
 {cite}`radford2019language`.
 """,
@@ -446,11 +450,11 @@ ch.code("print(inspect.getsource(lib.cross_entropy))")
 
 md(
     zh="""
-**算算看。** 假設正確的下一個詞是「大」。上面的語言模型頭給它 0.303；再和兩種情況並排比較：
+**算算看。** 假設正確的下一個詞是「大」。上面的語言模型頭給它 {glue:text}`ch5_p_big:.3f`；再和兩種情況並排比較：
 更有把握（給到 0.9）與幾乎猜錯（只給 0.01）。
 """,
     en="""
-**Work it out.** Suppose the right next word is "big" (大). The LM head above gives it 0.303;
+**Work it out.** Suppose the right next word is "big" (大). The LM head above gives it {glue:text}`ch5_p_big:.3f`;
 compare it with two other cases side by side: more confident (0.9) and nearly wrong (0.01).
 """,
 )
@@ -535,12 +539,12 @@ assert list(targets[:-1]) == list(inputs[1:])
 md(
     zh="""
 **現場訓練。** 下面從隨機初始化開始，用 `lib.torch_mirror` 的函式組成的小解碼器，在本書語料的中文訓練句上
-訓練 40 步（有 GPU 就用 GPU，沒有也只要幾秒）。每一步都是一整批句子的教師強制，損失就是上面那個交叉熵的平均。
+訓練 {glue:text}`ch5_steps` 步（有 GPU 就用 GPU，沒有也只要幾秒）。每一步都是一小批句子的教師強制，損失就是上面那個交叉熵的平均。
 """,
     en="""
 **Training live.** Below, a tiny decoder built from the functions of `lib.torch_mirror` starts
-from random weights and trains for 40 steps on the English training sentences of the book's corpus (on a GPU
-if there is one; a few seconds without). Every step is teacher forcing over a whole batch of sentences, and the loss is
+from random weights and trains for {glue:text}`ch5_steps` steps on the English training sentences of the book's corpus (on a GPU
+if there is one; a few seconds without). Every step is teacher forcing over a small batch of sentences, and the loss is
 the average of the cross-entropy above.
 """,
 )
@@ -549,7 +553,7 @@ ch.code(
     """
 device = "cuda" if torch.cuda.is_available() else "cpu"
 torch.set_num_threads(1)              # tensors this small train fastest on one CPU thread
-run = lib.tiny_models.train_decoder(seed=0, max_steps=40, device=device,
+run = lib.tiny_models.train_decoder(seed=0, max_steps=60, device=device,
                                     exs=lib.corpus.examples(lang=LANG, split="train"))
 losses = np.asarray(run.losses)       # one cross-entropy per step
 lib.figures.generation.plot_loss(losses, baseline=np.log(lib.corpus.vocab_size()), device_name=device);
@@ -558,7 +562,7 @@ lib.figures.generation.plot_loss(losses, baseline=np.log(lib.corpus.vocab_size()
 
 ch.check(
     """
-assert len(losses) == 40 and np.all(np.isfinite(losses))
+assert len(losses) == 60 and np.all(np.isfinite(losses))
 assert losses[-5:].mean() < losses[:5].mean() - 0.5        # the loss really fell
 assert abs(losses[0] - np.log(lib.corpus.vocab_size())) < 1.5   # it starts near a uniform guess
 """
@@ -603,7 +607,7 @@ md(
 怎麼「選」有兩種做法：
 
 - **貪婪解碼**：每一步都選機率最高的詞。簡單，但平淡、容易一再重複同樣的句子。
-- **抽樣**：依機率擲骰子。機率 0.303 的詞，大約每 10 次有 3 次被選中。
+- **抽樣**：依機率擲骰子。機率 {glue:text}`ch5_p_big:.3f` 的「大」，大約每 10 次有 3 次被選中。
 
 抽樣前可以先用**溫度** $\tau$ 調整分佈有多尖：把分數除以 $\tau$ 再做 softmax。
 
@@ -623,8 +627,8 @@ append it, ask for the next. There are two ways to "choose":
 
 - **Greedy decoding**: always take the most probable word. Simple, but bland, and prone to
   repeating the same sentence over and over.
-- **Sampling**: roll a die weighted by the probabilities. A word with probability 0.303 is picked
-  about 3 times in 10.
+- **Sampling**: roll a die weighted by the probabilities. "Big" (大), with probability
+  {glue:text}`ch5_p_big:.3f`, is picked about 3 times in 10.
 
 Before sampling, a **temperature** $\tau$ sets how peaked the distribution is: divide the scores
 by $\tau$, then softmax.
@@ -887,14 +891,14 @@ md(
 **2.** 若模型給正確的下一個詞機率 0.5，損失是多少？機率要多少，損失才會剛好是 1 nat？
 
 :::{dropdown} 解答
-$-\\ln 0.5 \\approx 0.693$。損失等於 1 時 $p = e^{-1} \\approx 0.368$。
+$-\\ln 0.5 \\approx$ {glue:text}`ch5_loss_half:.3f`。損失等於 1 時 $p = e^{-1} \\approx$ {glue:text}`ch5_p_one_nat:.3f`。
 :::
 
 **3.** 以 GPT-2 的 $|V| = 50{,}257$、$d = 768$ 為例，權重共享省下多少參數？在本書的小解碼器
 （$|V| =$ {glue:text}`ch5_vocab`、$d =$ {glue:text}`ch5_tiny_d`）裡又省下多少？
 
 :::{dropdown} 解答
-省下的是一個 $|V| \\times d$ 的矩陣：GPT-2 約 $50{,}257 \\times 768 \\approx 38.6$ 百萬個參數；
+省下的是一個 $|V| \\times d$ 的矩陣：GPT-2 約 $50{,}257 \\times 768 \\approx$ {glue:text}`ch5_gpt2_saved:.1f` 百萬個參數；
 小解碼器是 $|V| \\times d =$ {glue:text}`ch5_tiny_saved` 個。對小模型來說，這常常是總參數量裡很大的一塊。
 :::
 
@@ -928,14 +932,14 @@ that appear after layer 0 are caused by context.
 makes the loss exactly 1 nat?
 
 :::{dropdown} Solution
-$-\\ln 0.5 \\approx 0.693$. A loss of 1 means $p = e^{-1} \\approx 0.368$.
+$-\\ln 0.5 \\approx$ {glue:text}`ch5_loss_half:.3f`. A loss of 1 means $p = e^{-1} \\approx$ {glue:text}`ch5_p_one_nat:.3f`.
 :::
 
 **3.** With GPT-2's $|V| = 50{,}257$ and $d = 768$, how many parameters does weight tying save?
 And in the book's tiny decoder ($|V| =$ {glue:text}`ch5_vocab`, $d =$ {glue:text}`ch5_tiny_d`)?
 
 :::{dropdown} Solution
-It saves one $|V| \\times d$ matrix: for GPT-2 about $50{,}257 \\times 768 \\approx 38.6$ million
+It saves one $|V| \\times d$ matrix: for GPT-2 about $50{,}257 \\times 768 \\approx$ {glue:text}`ch5_gpt2_saved:.1f` million
 parameters; for the tiny decoder $|V| \\times d =$ {glue:text}`ch5_tiny_saved`. For small models this is often a large share of
 all the parameters.
 :::
