@@ -294,8 +294,8 @@ ch.md(
 輸出的第一個分量 {glue:text}`out_0:.2f` 裡，約 {glue:text}`out_share_pct:.0f`% 來自「獎盃」的值向量 $[1, 0]$。「它」被拉向獎盃，在數學上就是這麼一回事：
 它的新向量，大半是獎盃的內容。
 
-**這個 0.73 不是會翻轉的那個數字。** 第 0 章看到的是整句：模型讀「它」時已經看得到後面的「大」或「小」，
-權重才可能整片轉向獎盃或行李箱。這裡的三個詞裡**沒有**「大」，也沒有「小」；
+**這個 0.73 不是會翻轉的那個數字。** 講義裡那張整句的注意力圖（第 7 章會用本書訓練的小模型畫出來）看得到整句：
+模型讀「它」時已經看得到後面的「大」或「小」，權重才可能整片轉向獎盃或行李箱。這裡的三個詞裡**沒有**「大」，也沒有「小」；
 {glue:text}`w_trophy:.2f` 只是「它」在這組（為了好算而挑的）向量下分給前面「獎盃」的權重，
 在「太大了」和「太小了」兩句裡都一樣。要讓權重跟著形容詞翻轉，「它」的查詢或鍵必須先吸收「大／小」的訊息，
 這需要看得到整句（雙向注意力，見下文），而且往往要經過不只一層：第 7 章會看到，本書的小模型常常先讓「大／小」看向名詞，
@@ -308,9 +308,9 @@ Of the output's first component, {glue:text}`out_0:.2f`, about {glue:text}`out_s
 trophy's value $[1, 0]$. That is what "it is pulled towards the trophy" means in mathematics: its
 new vector is mostly the trophy's content.
 
-**This 0.73 is not the number that flips.** Chapter 0 showed the whole sentence: when the model reads
-"it", the later "big" or "small" is already visible, so the weights can swing to the trophy or to the
-suitcase. The three tokens here contain **neither** "big" nor "small"; {glue:text}`w_trophy:.2f` is just the
+**This 0.73 is not the number that flips.** The notes' picture of attention over the whole sentence
+(chapter 7 draws it from the book's own tiny model) sees everything: when the model reads "it", the
+later "big" or "small" is already visible, so the weights can swing to the trophy or to the suitcase. The three tokens here contain **neither** "big" nor "small"; {glue:text}`w_trophy:.2f` is just the
 weight "it" gives the earlier "trophy" with these (hand-picked) vectors, and it is the same in the
 "too big" and the "too small" sentence. For a weight to flip with the adjective, the query or keys
 must first absorb "big/small", which needs the whole sentence in view (bidirectional attention, see
@@ -533,15 +533,15 @@ ch.md(
     zh=r"""
 **回到例句。** 把整句放進來看。「它」後面還有「太」「大」「了」。雙向注意力（像 BERT 這類編碼器）讀「它」時，
 「大」就在視野裡，權重可以整片轉向獎盃或行李箱。加上因果遮罩（像 GPT 這類解碼器），處理「它」的時候「大」還沒出現：
-照應得等到後面的位置——「大」或「了」——再由那些詞把訊息帶回來。所以第 0 章那種整片轉過去的圖，不是 GPT 在「它」這個位置上的注意力。
+照應得等到後面的位置——「大」或「了」——再由那些詞把訊息帶回來。所以「它」的權重整片轉過去的那種圖，不是 GPT 在「它」這個位置上的注意力。
 """,
     en=r"""
 **Back to the sentence.** Now take the whole sentence. After "it" come "is", "too" and "big".
 Bidirectional attention (an encoder such as BERT) sees "big" while reading "it", so the weights can
 swing to the trophy or the suitcase. With the causal mask (a decoder such as GPT), "big" has not
 appeared yet when "it" is processed: the reference has to be resolved at a later position ("big",
-or the end of the sentence), which carries the information forward. So the picture in chapter 0,
-where the weights swing as a whole, is not what GPT's attention at "it" looks like.
+or the end of the sentence), which carries the information forward. So a picture in which the weights
+of "it" swing as a whole is not what GPT's attention at "it" looks like.
 """,
 )
 
@@ -1050,13 +1050,18 @@ ch.md(
 這個例子每一步轉 $30°$，只是為了讓變化看得清楚：轉 {glue:text}`rope_period` 步就繞回原處，分數也跟著重複。
 真正的 RoPE（`lib.rope` 不給 `theta` 時）把 $d$ 維切成 $d/2$ 組，各組的角速度和正弦編碼的 $\omega_k$ 相同：
 少數幾組轉得快，多數組轉得很慢，合起來不會轉幾步就繞回原處。下圖比較 $\mathbf{q} = \mathbf{k} = [1, \dots, 1]$ 時兩者的分數對距離：
+二維的例子上下擺盪、每 {glue:text}`rope_period` 步重來一次；真正的 RoPE 不會回到起點，而且距離越遠，分數大致越小
+（RoFormer 論文稱為長距離衰減）。
 """,
     en=r"""
 This example turns $30°$ per step only to make the change easy to see: after {glue:text}`rope_period` steps it is
 back where it started, and the scores repeat. Real RoPE (`lib.rope` without `theta`) splits the $d$
 dimensions into $d/2$ pairs whose angular speeds are the $\omega_k$ of the sinusoidal encoding: a few
 pairs turn fast, most turn very slowly, and together they do not come back around after a few steps.
-The figure compares the score against distance for $\mathbf{q} = \mathbf{k} = [1, \dots, 1]$:
+The figure compares the score against distance for $\mathbf{q} = \mathbf{k} = [1, \dots, 1]$: the
+two-dimensional example swings up and down and starts over every {glue:text}`rope_period` steps; real RoPE
+never returns to its start, and the further apart, the smaller the score tends to be (the RoFormer
+paper calls this long-term decay).
 """,
 )
 

@@ -112,8 +112,10 @@ def draw_scaling(d_k, scaled, d_ks=(4, 16, 64, 256), n_keys=8):
 
     ax = axes[0]
     lim = 4 * np.sqrt(max(d_ks))
-    ax.hist(data["scores"], bins=np.linspace(-lim, lim, 61), color=colour)
+    counts, edges = np.histogram(data["scores"], bins=np.linspace(-lim, lim, 61))
+    ax.stairs(counts, edges, fill=True, color=colour)          # one artist, not 60 bars
     ax.set_xlim(-lim, lim)
+    ax.set_xticks([-40, -20, 0, 20, 40])
     ax.set_yticks([])
     ax.set_title(tr(zh=f"分數的分布（標準差 {data['scores'].std():.1f}）",
                     en=f"spread of scores (std {data['scores'].std():.1f})"), fontsize=9)
@@ -121,6 +123,7 @@ def draw_scaling(d_k, scaled, d_ks=(4, 16, 64, 256), n_keys=8):
     ax = axes[1]
     ax.bar(np.arange(1, n_keys + 1), data["weights"], color=colour)
     ax.set_ylim(0, 1)
+    ax.set_yticks([0, 0.5, 1])
     ax.set_xticks(np.arange(1, n_keys + 1))
     ax.set_xlabel(tr(zh="鍵", en="key"), fontsize=8)
     ax.set_title(tr(zh="一個查詢的 softmax 權重", en="one query's softmax weights"), fontsize=9)
@@ -136,6 +139,7 @@ def draw_scaling(d_k, scaled, d_ks=(4, 16, 64, 256), n_keys=8):
     ax.axhline(np.log2(n_keys), color=GREY, ls=":", lw=1)
     ax.set_xticks(x, [str(v) for v in d_ks], fontsize=8)
     ax.set_ylim(0, np.log2(n_keys) * 1.08)
+    ax.set_yticks(range(int(np.log2(n_keys)) + 1))
     ax.set_xlabel("d_k", fontsize=8)
     ax.set_title(tr(zh="平均熵（位元）", en="mean entropy (bits)"), fontsize=9)
     ax.legend(fontsize=7, frameon=False, loc="lower left")

@@ -94,7 +94,7 @@ def _arrow(ax, v, colour, alpha=1.0, ls="-", label=None):
     ax.annotate("", xy=v, xytext=(0, 0),
                 arrowprops=dict(arrowstyle="-|>", color=colour, lw=2, alpha=alpha, ls=ls))
     if label:
-        ax.text(v[0] * 1.08, v[1] * 1.08, label, color=colour, alpha=alpha, fontsize=9,
+        ax.text(v[0] * 1.15, v[1] * 1.15, label, color=colour, alpha=alpha, fontsize=9,
                 ha="center", va="center")
 
 
@@ -112,7 +112,7 @@ def draw_rope(angle, m, n, q=(1.0, 2.0), k=(2.0, 1.0), max_distance=12):
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.5), gridspec_kw={"width_ratios": [1, 1.35]})
 
     ax = axes[0]
-    r = 1.25 * max(np.linalg.norm(q), np.linalg.norm(k))
+    r = 1.4 * max(np.linalg.norm(q), np.linalg.norm(k))
     ax.add_patch(plt.Circle((0, 0), np.linalg.norm(q), fill=False, color=GREY, lw=0.5, ls=":"))
     ax.add_patch(plt.Circle((0, 0), np.linalg.norm(k), fill=False, color=GREY, lw=0.5, ls=":"))
     _arrow(ax, q, BLUE, alpha=0.3, ls="--")
@@ -139,8 +139,10 @@ def draw_rope(angle, m, n, q=(1.0, 2.0), k=(2.0, 1.0), max_distance=12):
             color="#555555")
     ax.set_xlabel(tr(zh="距離 m − n", en="distance m − n"), fontsize=8)
     ax.set_ylabel("q·k", fontsize=8)
-    lim = np.linalg.norm(q) * np.linalg.norm(k) * 1.1
-    ax.set_ylim(-lim, lim)
+    lim = np.linalg.norm(q) * np.linalg.norm(k)
+    ax.set_ylim(-1.1 * lim, 1.1 * lim)
+    ax.set_yticks(np.round([-lim, 0, lim], 2))
+    ax.set_xticks(range(-max_distance, max_distance + 1, 4))
     ax.grid(alpha=0.3)
     ax.set_title(tr(zh="分數只看距離", en="the score depends only on the distance"), fontsize=9)
     # fixed margins: tight_layout would cost more than the drawing itself, for every frame
@@ -177,7 +179,7 @@ def plot_rope_distance(d=64, max_distance=200, base=10000.0, theta_deg=30):
                                                    en=f"real RoPE (d = {d}, ω_k)"))
     ax.set_xlabel(tr(zh="距離 m − n", en="distance m − n"), fontsize=8)
     ax.set_ylabel(tr(zh="q·k ÷ d", en="q·k ÷ d"), fontsize=8)
-    ax.legend(fontsize=8, frameon=False)
+    ax.legend(fontsize=8, frameon=True, loc="lower right", framealpha=0.9)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     return fig
