@@ -435,23 +435,41 @@ first. Finally, the running example itself, and the sentence with its nouns swap
 
 ch.code(
     """
-for sentence in (big, swapped):
-    r = lib.winograd.resolve(sentence, LANG)
-    print(" ".join(r.tokens), "->", r.referent, {k: round(v, 3) for k, v in r.probs.items()})
+readings = {}
+for model, label in [("encoder", with_pos), ("encoder_nopos", no_pos)]:
+    for sentence in (big, swapped):
+        r = lib.winograd.resolve(sentence, LANG, model=model)
+        readings[model, tuple(sentence)] = r
+        probs = ", ".join(f"{noun} {p:.3f}" for noun, p in r.probs.items())
+        print(f"{label}: {' '.join(sentence)} -> {r.referent}   ({probs})")
 """
 )
 
 ch.check(
     """
-assert lib.winograd.resolve(big, LANG).referent == a
-assert lib.winograd.resolve(swapped, LANG).referent == b
+r_big, r_swap = readings["encoder", tuple(big)], readings["encoder", tuple(swapped)]
+assert r_big.referent == a and r_swap.referent == b
+n_big, n_swap = readings["encoder_nopos", tuple(big)], readings["encoder_nopos", tuple(swapped)]
+assert np.isclose(n_big.probs[a], n_swap.probs[a]) and n_big.referent == n_swap.referent
+"""
+)
+
+glue_cell(
+    """
+lib.glue("pos_big_a", r_big.probs[a])
+lib.glue("pos_swap_b", r_swap.probs[b])
+lib.glue("nopos_a", n_big.probs[a])
+lib.glue("nopos_referent", n_big.referent)
 """
 )
 
 md(
     zh="""
-有位置的模型兩句都答對：名詞一對調，答案跟著換。詞嵌入說「這是哪些詞」，位置嵌入說「它們坐在哪裡」，
-兩者相加之後，注意力就有足夠的資訊判斷「它」指的是誰。
+有位置的模型兩句都答對：第一句給{glue:text}`noun_a` {glue:text}`pos_big_a:.3f`，名詞一對調，改給{glue:text}`noun_b` {glue:text}`pos_swap_b:.3f`。
+沒有位置的模型給兩句**一模一樣**的機率（{glue:text}`noun_a` 都是 {glue:text}`nopos_a:.3f`），兩句都回答「{glue:text}`nopos_referent`」，
+所以必定錯一句。這不是訓練不夠：兩個輸入是同一袋詞，再怎麼訓練也分不開。
+
+詞嵌入說「這是哪些詞」，位置嵌入說「它們坐在哪裡」，兩者相加之後，注意力就有足夠的資訊判斷「它」指的是誰。
 
 ## 小結
 
@@ -462,9 +480,15 @@ md(
 - 拿掉位置，小編碼器在兩種名詞順序都有的 Winograd 句對上掉到亂猜的水準。
 """,
     en="""
-The model with positions gets both right: swap the nouns and the answer follows. Word embeddings
-say *which* words; position embeddings say *where* they sit. Only with both added together does
-attention have enough to decide what "it" refers to.
+The model with positions gets both right: {glue:text}`pos_big_a:.3f` for the {glue:text}`noun_a`
+in the first sentence; swap the nouns and it gives {glue:text}`pos_swap_b:.3f` to the
+{glue:text}`noun_b`. The model without positions gives the two sentences **exactly the same**
+probabilities ({glue:text}`nopos_a:.3f` for the {glue:text}`noun_a` in both) and answers
+"{glue:text}`nopos_referent`" twice, so it must get one wrong. More training would not help: the
+two inputs are the same bag of words.
+
+Word embeddings say *which* words; position embeddings say *where* they sit. Only with both added
+together does attention have enough to decide what "it" refers to.
 
 ## Summary
 
