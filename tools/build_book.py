@@ -92,13 +92,40 @@ def vendor(src: Path) -> Path:
 
 
 WIDGETS_CONFIG_JS = """\
-// Loaded after require.min.js and before the widget bundle (_config.yml nb_ipywidgets_js):
-// AMD modules resolve next to this file, so the widget bundle's fonts load from this site.
+// Loaded after require.min.js and before the widget bundle (_config.yml nb_ipywidgets_js).
 (function () {
+  // AMD modules resolve next to this file, so the widget bundle's fonts load from this site.
   var src = document.currentScript && document.currentScript.src;
   if (src && window.require && window.require.config) {
     window.require.config({ baseUrl: src.slice(0, src.lastIndexOf("/") + 1) });
   }
+  // The widget bundle typesets labels with MathJax 2's MathJax.Hub.Queue; the book loads
+  // MathJax 3, which has no Hub: give whatever window.MathJax becomes a Hub that calls
+  // MathJax 3's typesetPromise.
+  function shim(mj) {
+    if (mj && typeof mj === "object" && !mj.Hub) {
+      mj.Hub = {
+        Queue: function () {
+          for (var i = 0; i < arguments.length; i++) {
+            var job = arguments[i];
+            if (Array.isArray(job) && job[0] === "Typeset" && window.MathJax &&
+                typeof window.MathJax.typesetPromise === "function") {
+              window.MathJax.typesetPromise(job[2] ? [job[2]] : undefined).catch(function () {});
+            }
+          }
+        }
+      };
+    }
+    return mj;
+  }
+  var current = shim(window.MathJax);
+  try {
+    Object.defineProperty(window, "MathJax", {
+      configurable: true, enumerable: true,
+      get: function () { return current; },
+      set: function (v) { current = shim(v); }
+    });
+  } catch (e) { /* leave MathJax alone */ }
 })();
 """
 

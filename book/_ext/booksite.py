@@ -101,20 +101,29 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict, 
         "title": LANGS[lang]["switch_title"],
         "href": counterpart_href(pagename, lang),
     }
-    # sphinx-thebe registers its inline config script twice under Jupyter Book 1
-    # ("Identifier 'THEBE_JS_URL' has already been declared"): keep each script once
-    scripts, seen = [], set()
-    for js in context.get("script_files", []):
-        key = (str(js), getattr(js, "attributes", {}).get("body", ""))
+    context["booksite_home"] = "../" * (pagename.count("/") + 1) + "index.html"
+
+
+def _dedupe_scripts(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """Keep each script once. sphinx-thebe and sphinx-togglebutton register their inline
+    scripts on every ``env-before-read-docs``, which Jupyter Book 1 fires twice; the second
+    ``const THEBE_JS_URL`` is a JavaScript error on every page."""
+    scripts = context.get("script_files")
+    if not isinstance(scripts, list):
+        return
+    seen, keep = set(), []
+    for js in scripts:
+        attrs = dict(getattr(js, "attributes", {}) or {})
+        key = (str(getattr(js, "filename", js) or ""), tuple(sorted(attrs.items())))  # None == ""
         if key not in seen:
             seen.add(key)
-            scripts.append(js)
-    context["script_files"] = scripts
-    context["booksite_home"] = "../" * (pagename.count("/") + 1) + "index.html"
+            keep.append(js)
+    scripts[:] = keep
 
 
 def setup(app: Sphinx) -> dict:
     app.add_config_value("booksite_lang", "zh", "html")
     app.connect("config-inited", _config_inited)
     app.connect("html-page-context", _page_context)
+    app.connect("html-page-context", _dedupe_scripts, priority=900)  # after everyone adds theirs
     return {"parallel_read_safe": True, "parallel_write_safe": True, "version": "1"}
