@@ -119,7 +119,7 @@ def _torch_module_class():
             dtype = dtype or torch.float32
             self.params = torch.nn.ParameterDict({
                 k.replace(".", "_"): torch.nn.Parameter(
-                    torch.as_tensor(np.asarray(v), dtype=dtype, device=device))
+                    torch.as_tensor(np.array(v), dtype=dtype, device=device))
                 for k, v in params.items()})
 
         def p(self, key: str):

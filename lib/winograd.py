@@ -17,7 +17,67 @@ line from the weights and fails if one disagrees):
 
 .. measured-begin
 
+::
+
+    encoder heldout accuracy zh: 1.000
+    encoder train accuracy zh: 1.000
+    encoder_nopos heldout accuracy zh: 0.500
+    rollout prefers referent zh: 1.000
+    head 0.0 prefers referent zh: 0.500
+    head 0.0 weight on adjective zh: 0.088
+    head 0.0 flips with the adjective zh: 0.000
+    head 0.1 prefers referent zh: 0.500
+    head 0.1 weight on adjective zh: 0.367
+    head 0.1 flips with the adjective zh: 0.000
+    head 1.0 prefers referent zh: 0.643
+    head 1.0 weight on adjective zh: 0.454
+    head 1.0 flips with the adjective zh: 0.429
+    head 1.1 prefers referent zh: 0.679
+    head 1.1 weight on adjective zh: 0.494
+    head 1.1 flips with the adjective zh: 0.405
+    canonical big -> zh: 獎盃
+    canonical small -> zh: 行李箱
+    decoder heldout perplexity zh: 1.624
+    encoder heldout accuracy en: 1.000
+    encoder train accuracy en: 1.000
+    encoder_nopos heldout accuracy en: 0.500
+    rollout prefers referent en: 1.000
+    head 0.0 prefers referent en: 0.500
+    head 0.0 weight on adjective en: 0.265
+    head 0.0 flips with the adjective en: 0.000
+    head 0.1 prefers referent en: 0.500
+    head 0.1 weight on adjective en: 0.037
+    head 0.1 flips with the adjective en: 0.000
+    head 1.0 prefers referent en: 0.500
+    head 1.0 weight on adjective en: 0.625
+    head 1.0 flips with the adjective en: 0.095
+    head 1.1 prefers referent en: 0.512
+    head 1.1 weight on adjective en: 0.631
+    head 1.1 flips with the adjective en: 0.119
+    canonical big -> en: trophy
+    canonical small -> en: suitcase
+    decoder heldout perplexity en: 2.037
+    decoder heldout perplexity: 1.845
+    decoder train perplexity: 1.750
+    bigram k tuned on dev: 1.00e-06
+    bigram heldout perplexity: 2.598
+    bigram add-one heldout perplexity: 5.514
+    weights total bytes: 344952
+    parameters encoder: 29120
+    parameters encoder_nopos: 28608
+    parameters decoder: 29120
+    training seconds encoder: 36.820
+    training seconds encoder_nopos: 32.190
+    training seconds decoder: 7.410
+    decoder best step: 175
+
 .. measured-end
+
+Perplexities count every word after the first (not ``<eos>``). The bigram baseline is counted on
+the training split; its add-k is tuned on the dev split (:func:`best_bigram_k`) and lands on the
+grid's smallest k: no bigram of the dev or held-out sentences is unseen in training, so the tuned
+baseline is in effect the unsmoothed bigram, the strongest a bigram can be here. Add-one is shown
+for contrast.
 
 The attention a chapter shows is whatever the model learned (no loss on attention). A single
 head from 它/it need not point at the noun: a tiny encoder often routes the answer through the
@@ -289,12 +349,12 @@ def bigram_perplexity(k: float, split: str = "heldout", lang: str | None = None)
     return float(math.exp(-np.mean(lp)))
 
 
-BIGRAM_KS = tuple(float(k) for k in np.logspace(-4, 1, 51))
+BIGRAM_KS = tuple(float(k) for k in np.logspace(-6, 1, 71))
 
 
 @lru_cache(maxsize=None)
 def best_bigram_k(split: str = "dev") -> float:
-    """The add-k (on a log grid 1e-4 … 10) with the lowest perplexity on ``split`` (both
+    """The add-k (on a log grid 1e-6 … 10) with the lowest perplexity on ``split`` (both
     languages): the baseline is tuned on the dev split, never on the held-out one."""
     return min(BIGRAM_KS, key=lambda k: bigram_perplexity(k, split=split))
 
@@ -316,6 +376,7 @@ def summary() -> dict:
             for h in range(A):
                 out[f"head {l}.{h} prefers referent {lang}"] = float(stats["prefers_referent"][l, h])
                 out[f"head {l}.{h} weight on adjective {lang}"] = float(stats["to_adjective"][l, h])
+                out[f"head {l}.{h} flips with the adjective {lang}"] = float(stats["flips"][l, h])
         big, small = canonical_pair(lang)
         out[f"canonical big -> {lang}"] = resolve(big, lang).referent
         out[f"canonical small -> {lang}"] = resolve(small, lang).referent
@@ -347,6 +408,8 @@ def format_value(v) -> str:
         return v
     if isinstance(v, (int, np.integer)):
         return str(int(v))
+    if 0 < abs(v) < 0.01:
+        return f"{v:.2e}"
     return f"{v:.3f}"
 
 

@@ -13,7 +13,8 @@ thread count (the default is one CPU thread: on two cores that is also the faste
 minute on two CPU cores.
 
 Options: ``--seed N`` · ``--device cpu|cuda`` · ``--threads N`` · ``--out DIR`` (another folder
-leaves the shipped weights and the docstring alone) · ``--encoder-steps`` · ``--decoder-steps``.
+leaves the shipped weights and the docstring alone) · ``--encoder-steps`` · ``--decoder-steps`` ·
+``--measure-only`` (retrain nothing; re-measure the shipped weights, rewrite the docstring).
 """
 from __future__ import annotations
 
@@ -46,7 +47,15 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=None, help="output folder (default lib/weights)")
     ap.add_argument("--encoder-steps", type=int, default=None)
     ap.add_argument("--decoder-steps", type=int, default=None)
+    ap.add_argument("--measure-only", action="store_true",
+                    help="train nothing: measure the shipped weights and rewrite the docstring")
     args = ap.parse_args(argv)
+    if args.measure_only:
+        from lib import winograd
+        lines = winograd.summary_lines()
+        print("\n".join(lines))
+        rewrite_docstring(lines, Path(winograd.__file__))
+        return 0
 
     import torch
 
