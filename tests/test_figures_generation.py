@@ -103,6 +103,7 @@ def test_blank_prefix_and_join():
         generation.blank_prefix(["no", "marker"])
     assert generation.join_tokens(["它", "太"], "zh") == "它太"
     assert generation.join_tokens(["it", "is"], "en") == "it is"
+    assert generation.join_tokens(["它", "is", "花瓶", "太"], "zh") == "它 is 花瓶太"
 
 
 def test_cosine_by_layer_draws_the_values(lang):

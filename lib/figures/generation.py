@@ -35,9 +35,18 @@ def _bar_colors(values):
 
 
 def join_tokens(tokens, lang=None):
-    """Word-level tokens as a reader writes them: no spaces in Chinese, spaces in English."""
+    """Word-level tokens as a reader writes them: no spaces between Chinese words, spaces in
+    English (and around an English word that a hot sampler drops into a Chinese sentence)."""
     lang = lang or current_lang()
-    return ("" if lang == "zh" else " ").join(str(t) for t in tokens)
+    words = [str(t) for t in tokens]
+    if lang != "zh":
+        return " ".join(words)
+    out = ""
+    for w in words:
+        if out and (out[-1].isascii() or w[:1].isascii()):
+            out += " "
+        out += w
+    return out
 
 
 def plot_scores_probs(tokens, scores, probs=None):
@@ -144,7 +153,7 @@ def plot_temperature_frame(tau, tokens, scores, blank_tokens, blank_scores, samp
     ax.bar_label(bars, labels=[f"{v:.3f}" for v in p], fontsize=9)
     ax.set_xticks(range(len(p)), tokens)
     ax.set_ylim(0, 1.12)
-    ax.set_title(tr(zh="四個詞元的分數 u", en="the four-token scores u"), fontsize=11)
+    ax.set_title(tr(zh="四個詞元：softmax(u / τ)", en="four tokens: softmax(u / τ)"), fontsize=11)
     ax.set_ylabel(tr(zh="機率", en="probability"))
 
     ax2 = fig.add_subplot(gs[0, 1])
@@ -161,7 +170,8 @@ def plot_temperature_frame(tau, tokens, scores, blank_tokens, blank_scores, samp
 
     axt = fig.add_subplot(gs[1, :])
     axt.axis("off")
-    lines = [tr(zh="小解碼器在這個 τ 下抽樣：", en="the tiny decoder samples at this τ:")]
+    lines = [tr(zh="小解碼器在這個 τ 下接著寫（‖ 之後是它寫的）：",
+                en="the tiny decoder continues at this τ (it wrote what follows ‖):")]
     lines += [f"  {i + 1}. {s}" for i, s in enumerate(samples)]
     axt.text(0.0, 1.0, "\n".join(lines), va="top", ha="left", fontsize=10, family=None,
              transform=axt.transAxes)
