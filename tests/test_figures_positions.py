@@ -69,3 +69,14 @@ def test_ablation_bars_are_the_accuracies(lang):
     assert sorted(p.get_height() for p in ax.patches) == sorted([0.98, 0.96, 0.47, 0.5])
     assert any(abs(l.get_ydata()[0] - 0.5) < 1e-12 for l in ax.lines)
     assert _has_cjk(ax.get_ylabel()) == (lang == "zh")
+
+
+def test_position_change_colours_unused_seats(lang):
+    change = np.array([0.4, 0.3, 0.5, 0.03, 0.03])
+    fig = P.plot_position_change(change, n_seen=3)
+    ax = fig.axes[0]
+    bars = sorted(ax.patches, key=lambda b: b.get_x())
+    assert np.allclose([b.get_height() for b in bars], change)
+    colours = [b.get_facecolor() for b in bars]
+    assert colours[0] == colours[2] != colours[3] == colours[4]
+    assert _has_cjk(ax.get_xlabel()) == (lang == "zh")

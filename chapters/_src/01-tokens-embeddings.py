@@ -243,15 +243,15 @@ assert all(tok.decode(tok.encode(s)) == s for pair in pairs for s in pair)
 
 md(
     zh="""
-{glue:text}`n_merges` 次合併之後，詞彙表從 256 個位元組長到 {glue:text}`vocab_size` 個詞元。
+在 {glue:text}`n_pairs` 對句子上合併 {glue:text}`n_merges` 次之後，詞彙表從 256 個位元組長到 {glue:text}`vocab_size` 個詞元。
 下面是最先學到的 12 次合併。第一次合併的是「{glue:text}`merge0_left`」加上「{glue:text}`merge0_right`」
 （共出現 {glue:text}`merge0_count` 次，␣ 代表空格）：英文裡一大堆以 t 開頭的詞，前面都有空格。
 `<e4>` 這樣的寫法是**半個漢字**：它是某個字 UTF-8 編碼的第一個位元組，很多常用字的第一個位元組相同，所以很早就被合併了。
 位元組層級的 BPE 根本不知道「字」在哪裡結束。
 """,
     en="""
-After {glue:text}`n_merges` merges the vocabulary has grown from 256 bytes to
-{glue:text}`vocab_size` tokens. Below are the first 12 merges. The very first glues
+After {glue:text}`n_merges` merges on {glue:text}`n_pairs` sentence pairs the vocabulary has
+grown from 256 bytes to {glue:text}`vocab_size` tokens. Below are the first 12 merges. The very first glues
 "{glue:text}`merge0_left`" to "{glue:text}`merge0_right`" ({glue:text}`merge0_count` times;
 ␣ stands for a space): English has many words starting with t, each with a space before it.
 A piece written like `<e4>` is **part of a Han character**: the first byte of its UTF-8 code.
@@ -612,10 +612,10 @@ md(
     zh="""
 同樣 {glue:text}`held_chars_zh` 個漢字（英文是 {glue:text}`held_chars_en` 個字母和空格），結果完全取決於斷詞器看過什麼：
 
-- **只學英文**的斷詞器沒學到任何中文片段，每個漢字都退回 3 個位元組：中文要 {glue:text}`cnt_enonly_zh` 個詞元，
+- **只學英文**的斷詞器沒學到任何中文片段，每個漢字都退回 3 個位元組（這些漢字共 {glue:text}`bytes_zh` 個位元組）：中文要 {glue:text}`cnt_enonly_zh` 個詞元，
   英文只要 {glue:text}`cnt_enonly_en` 個，中文貴了 {glue:text}`ratio_enonly:.2f` 倍。
   大型模型的斷詞器多半以英文為主，Petrov 等人在許多語言上量到的就是這種差距。
-- **只學中文**的斷詞器反過來，英文要多付 {glue:text}`ratio_zhonly:.2f` 倍。
+- **只學中文**的斷詞器反過來：中文 {glue:text}`cnt_zhonly_zh` 個、英文 {glue:text}`cnt_zhonly_en` 個，英文要多付 {glue:text}`ratio_zhonly:.2f` 倍。
 - **中英各半**時，中文 {glue:text}`cnt_both_zh` 個、英文 {glue:text}`cnt_both_en` 個，比值 {glue:text}`ratio_both:.2f`。
   但即使如此，留下來的句子裡還有 {glue:text}`unseen_chars` 個漢字從沒在訓練文本出現過，
   它們仍然只能切成位元組碎片：漢字有好幾千個，英文字母只有 26 個，小小的訓練文本蓋不住中文。
@@ -629,12 +629,12 @@ The same content, {glue:text}`held_chars_zh` Han characters in Chinese (and
 the tokenizer has seen.
 
 - The **English-only** tokenizer learned no Chinese pieces, so every Han character falls back to
-  its 3 bytes: Chinese takes {glue:text}`cnt_enonly_zh` tokens, English only
+  its 3 bytes ({glue:text}`bytes_zh` bytes in all): Chinese takes {glue:text}`cnt_enonly_zh` tokens, English only
   {glue:text}`cnt_enonly_en`; Chinese costs {glue:text}`ratio_enonly:.2f` times as much. The
   tokenizers of large models are mostly English-heavy; this is the kind of gap Petrov et al.
   measured across many languages.
-- The **Chinese-only** tokenizer turns it round: English pays {glue:text}`ratio_zhonly:.2f` times
-  as much.
+- The **Chinese-only** tokenizer turns it round: {glue:text}`cnt_zhonly_zh` tokens for Chinese,
+  {glue:text}`cnt_zhonly_en` for English, which pays {glue:text}`ratio_zhonly:.2f` times as much.
 - Trained on **both halves**, Chinese takes {glue:text}`cnt_both_zh` tokens and English
   {glue:text}`cnt_both_en`, a ratio of {glue:text}`ratio_both:.2f`. Even so, the held-out
   sentences contain {glue:text}`unseen_chars` Han characters that never occur in the training

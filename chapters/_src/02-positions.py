@@ -313,17 +313,59 @@ print("position table P:", params["P"].shape)     # [max_len, d]
 """
 )
 
+md(
+    zh="""
+本書語料裡的句子有幾種長度？位置表的每一列，訓練前後差了多少？`init_params` 用同一個亂數種子，可以重建訓練開始前的那張表：
+""",
+    en="""
+How long are the sentences of the book's corpus, and how far did each row of the position table
+move in training? `init_params` with the same random seed rebuilds the table as it was before
+training:
+""",
+)
+
+ch.code(
+    """
+lengths = Counter(len(e.tokens) for e in lib.corpus.examples(split="train"))
+print("sentence lengths in training:", dict(sorted(lengths.items())))
+P_start = lib.tiny_models.init_params(cfg, seed=info["seed"])["P"]   # before training [max_len, d]
+P_end = params["P"]                                                  # after training  [max_len, d]
+change = np.linalg.norm(P_end - P_start, axis=1) / np.linalg.norm(P_start, axis=1)   # [max_len]
+lib.figures.positions.plot_position_change(change, n_seen=max(lengths));
+"""
+)
+
+ch.check(
+    """
+n_seen = max(lengths)
+assert n_seen < cfg.max_len
+assert change[n_seen:].max() < 0.05 < change[:n_seen].min()
+cos = (P_end * P_start).sum(1) / np.linalg.norm(P_end, axis=1) / np.linalg.norm(P_start, axis=1)
+assert np.allclose(cos[n_seen:], 1.0, atol=1e-4)
+"""
+)
+
 glue_cell(
     """
 lib.glue("tiny_max_len", int(cfg.max_len))
+lib.glue("tiny_last_seat", int(cfg.max_len) - 1)
 lib.glue("tiny_d", int(cfg.d))
+lib.glue("longest", int(max(lengths)))
+lib.glue("first_unseen", int(max(lengths)))
+lib.glue("unused_change", float(change[max(lengths):].max()))
+lib.glue("used_change_min", float(change[:max(lengths)].min()))
 """
 )
 
 md(
     zh="""
-它最多能讀 {glue:text}`tiny_max_len` 個詞元的句子；本書的例句都比這短。
-第 3 章會介紹兩種不必查表的做法：固定的正弦位置編碼（{ref}`def-sinusoidal`），
+這張表有 {glue:text}`tiny_max_len` 列，可是語料裡最長的句子只有 {glue:text}`longest` 個詞元，
+第 {glue:text}`first_unseen` 到 {glue:text}`tiny_last_seat` 號從沒坐過人。坐過人的座位，每一列至少改了
+{glue:text}`used_change_min:.0%`；沒坐過的那幾列頂多改了 {glue:text}`unused_change:.0%`，
+方向完全沒變，只是被權重衰減（weight decay）等比例縮小了一點：它們從沒收到梯度，仍然是開始時的亂數。
+表裡雖然有這幾列，模型卻從沒學過怎麼用它們，所以就算句子只長一點點，小模型的表現也沒有保證。
+
+要讀更長的句子，就得換一種不必查表的做法。第 3 章會介紹兩種：固定的正弦位置編碼（{ref}`def-sinusoidal`），
 以及把位置寫進內積、只看相對距離的旋轉位置編碼 RoPE（{ref}`def-rope`）。
 
 ## 證明：拿掉位置的小模型只能亂猜
@@ -331,10 +373,17 @@ md(
 說「沒有位置就分不出順序」是一回事，實際量一次是另一回事。本書的語料裡，每一對名詞都以**兩種順序**出現：
 """,
     en="""
-It can read sentences of at most {glue:text}`tiny_max_len` tokens; the book's sentences are all
-shorter. Chapter 3 introduces two ways that need no table: the fixed sinusoidal encoding
-({ref}`def-sinusoidal`), and rotary position embedding, RoPE, which writes positions into the
-dot product so that only relative distances count ({ref}`def-rope`).
+The table has {glue:text}`tiny_max_len` rows, but the longest sentence of the corpus has only
+{glue:text}`longest` tokens: seats {glue:text}`first_unseen` to {glue:text}`tiny_last_seat` were
+never used. Every row of a used seat changed by at least {glue:text}`used_change_min:.0%`; the
+unused rows changed by at most {glue:text}`unused_change:.0%`, without turning at all, merely
+shrunk a little by weight decay. They never received a gradient and are still the random numbers
+they started as. The rows exist, but the model never learned to use them, so even a slightly
+longer sentence comes with no guarantee.
+
+Reading longer sentences takes a way that needs no table. Chapter 3 introduces two: the fixed
+sinusoidal encoding ({ref}`def-sinusoidal`), and rotary position embedding, RoPE, which writes
+positions into the dot product so that only relative distances count ({ref}`def-rope`).
 
 ## The proof: without positions, the tiny model can only guess
 

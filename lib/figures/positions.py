@@ -156,3 +156,33 @@ def plot_ablation(accuracy, chance=0.5):
     ax.spines[["top", "right"]].set_visible(False)
     fig.tight_layout()
     return fig
+
+
+def plot_position_change(change, n_seen):
+    """How far each row of a trained position table moved from its random start.
+
+    Parameters
+    ----------
+    change : array-like, shape [max_len]
+        ``‖P_trained[i] − P_start[i]‖ / ‖P_start[i]‖`` for every seat ``i``.
+    n_seen : int
+        Seats ``0 … n_seen − 1`` occurred in training; the others never did.
+    """
+    change = np.asarray(change, dtype=float)
+    seats = np.arange(change.size)
+    seen = seats < n_seen
+    fig, ax = plt.subplots(figsize=(7, 3))
+    ax.bar(seats[seen], change[seen], color=_ORANGE,
+           label=tr(zh="訓練時坐過的座位", en="seats used in training"))
+    ax.bar(seats[~seen], change[~seen], color=_GREY,
+           label=tr(zh="從沒坐過的座位", en="seats never used"))
+    ax.set_xticks(seats)
+    ax.set_xlabel(tr(zh="座位號碼", en="seat number"))
+    ax.set_ylabel(tr(zh="訓練前後的相對變化", en="relative change in training"))
+    ax.set_title(tr(zh="小編碼器的位置表：每一列被訓練改了多少",
+                    en="The tiny encoder's position table: how much training moved each row"),
+                 fontsize=10)
+    ax.legend(frameon=False, fontsize=9)
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    return fig
