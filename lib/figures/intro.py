@@ -10,16 +10,16 @@ from ..book import tr
 def stations():
     """The five stations, as (label, what happens there) in the current language."""
     return [
-        (tr(zh="① 詞元與詞嵌入", en="① Tokens & embeddings"),
-         tr(zh="字 → 編號 → 向量", en="text → ids → vectors")),
+        (tr(zh="① 詞元與詞嵌入", en="① Tokens &\nembeddings"),
+         tr(zh="字 → 編號 → 向量", en="text → ids\n→ vectors")),
         (tr(zh="② 位置嵌入", en="② Positions"),
-         tr(zh="加上座位號碼", en="add a seat number")),
+         tr(zh="加上座位號碼", en="add a\nseat number")),
         (tr(zh="③ 自注意力", en="③ Self-attention"),
-         tr(zh="聽取鄰座的意見", en="listen to the neighbours")),
+         tr(zh="聽取鄰座的意見", en="listen to\nthe neighbours")),
         (tr(zh="④ L 個區塊", en="④ L blocks"),
-         tr(zh="逐層改寫向量", en="rewrite layer by layer")),
+         tr(zh="逐層改寫向量", en="rewrite\nlayer by layer")),
         (tr(zh="⑤ 語言模型頭", en="⑤ LM head"),
-         tr(zh="向量 → 下一個詞的機率", en="vector → next-token odds")),
+         tr(zh="向量 →\n下一個詞的機率", en="vector → odds\nof the next token")),
     ]
 
 
@@ -33,8 +33,8 @@ def plot_pipeline():
         ax.add_patch(FancyBboxPatch((x, 0), width, 1, boxstyle="round,pad=0.04",
                                     facecolor="#e8f0fb" if i != 2 else "#fde7d8",
                                     edgecolor="#34558b"))
-        ax.text(x + width / 2, 0.66, title, ha="center", va="center", fontsize=9.5, weight="bold")
-        ax.text(x + width / 2, 0.3, note, ha="center", va="center", fontsize=8.5)
+        ax.text(x + width / 2, 0.7, title, ha="center", va="center", fontsize=9.5, weight="bold")
+        ax.text(x + width / 2, 0.28, note, ha="center", va="center", fontsize=8.5)
         if i < len(items) - 1:
             ax.add_patch(FancyArrowPatch((x + width + 0.03, 0.5), (x + width + gap - 0.03, 0.5),
                                          arrowstyle="-|>", mutation_scale=12, color="#34558b"))
