@@ -90,6 +90,7 @@ def test_predicted_text_writes_each_language_its_way():
 
 
 def test_corpus_unigram_sits_between_uniform_and_perfect():
+    """(Counts the same tokens as the decoder: every word after the first, no <eos>.)"""
     V = lib.corpus.vocab_size()
     u = ev.corpus_unigram_perplexity("heldout")
     assert 1 < u < V
@@ -108,11 +109,33 @@ def test_baselines_figure_draws_each_model(lang):
 
 
 def test_tokens_vs_bytes_and_gap_figures(lang):
-    stats = {l: {"perplexity": 2.0 + i, "bits_per_byte": 0.1 * (i + 1), "bits_per_sentence": 9.0 + i}
+    stats = {l: {"perplexity": 2.0 + i, "bits_per_byte": 0.1 * (i + 1), "bits_after_first_noun": 9.0 + i}
              for i, l in enumerate(("zh", "en"))}
     fig = ev.plot_tokens_vs_bytes(stats)
     assert len(fig.axes) == 3
-    assert [b.get_height() for b in _bars(fig.axes[2])] == pytest.approx([0.1, 0.2])
-    fig = ev.plot_train_vs_heldout({"bigram_addk": (2.0, 2.6), "decoder": (1.7, 2.0)})
+    assert [b.get_height() for b in _bars(fig.axes[1])] == pytest.approx([0.1, 0.2])
+    assert [b.get_height() for b in _bars(fig.axes[2])] == pytest.approx([9.0, 10.0])
+    fig = ev.plot_train_vs_heldout({"bigram_addk": (2.0, 2.6), "decoder": (1.7, 2.0)}, k=1e-3)
     assert sorted(b.get_height() for b in _bars(fig.axes[0])) == pytest.approx([1.7, 2.0, 2.0, 2.6])
     assert _has_cjk(_texts(fig)) == (lang == "zh")
+
+
+@pytest.fixture(scope="module")
+def winograd():
+    return pytest.importorskip("lib.winograd")
+
+
+def test_language_stats_agree_with_the_decoder(winograd):
+    for lang in ("zh", "en"):
+        s = ev.language_stats(lang)
+        assert s["perplexity"] == pytest.approx(winograd.decoder_perplexity("heldout", lang=lang))
+        assert s["bits_per_byte"] == pytest.approx(s["bits_per_sentence"] / s["bytes_per_sentence"])
+        assert 0 < s["bits_after_first_noun"] <= s["bits_per_sentence"]
+
+
+def test_heldout_perplexities_order_and_gap(winograd):
+    k = winograd.best_bigram_k()
+    ppl = ev.heldout_perplexities(k)
+    assert ppl["uniform"] == lib.corpus.vocab_size()
+    assert ppl["decoder"] < ppl["bigram_addk"] < ppl["bigram_add1"] < ppl["unigram"] < ppl["uniform"]
+    assert ev.second_noun_bits("train") < ev.second_noun_bits("heldout")

@@ -70,11 +70,12 @@ def test_map_names_list_every_head_then_the_rollout(lang):
 
 
 def test_plot_ablation_one_bar_per_head_and_language(lang):
-    acc = {l: {None: 0.98, (0, 0): 0.9, (0, 1): 0.6, (1, 0): 0.97, (1, 1): 0.5} for l in ("zh", "en")}
+    acc = {l: {None: 0.98, (0, 0): 0.9, (0, 1): 0.6, (1, 0): 0.97, (1, 1): 0.5, ("layer", 0): 0.4}
+           for l in ("zh", "en")}
     fig = hm.plot_ablation(acc, highlight=(1, 1))
     bars = _bars(fig.axes[0])
-    assert len(bars) == 8
-    assert sorted(b.get_height() for b in bars) == pytest.approx(sorted([0.9, 0.6, 0.97, 0.5] * 2))
+    assert len(bars) == 10
+    assert sorted(b.get_height() for b in bars) == pytest.approx(sorted([0.9, 0.6, 0.97, 0.5, 0.4] * 2))
     outlined = [b for b in bars if b.get_linewidth() == 2]
     assert len(outlined) == 2 and all(b.get_height() == pytest.approx(0.5) for b in outlined)
 
@@ -127,11 +128,19 @@ def test_route_and_shift_are_consistent(winograd):
     assert all(0 <= v <= 1 for v in shift.values())
 
 
-def test_ablation_changes_accuracy_only_through_the_ablated_head(winograd):
+def test_ablation_accuracies_match_lib_winograd(winograd):
     acc = hm.ablation_accuracies("en")
     assert acc[None] == pytest.approx(winograd.heldout_accuracy("en"))
-    assert len(acc) == 5 and all(0 <= v <= 1 for v in acc.values())
+    assert len(acc) == 1 + 4 + 2 and all(0 <= v <= 1 for v in acc.values())
+    assert acc[(1, 0)] == pytest.approx(winograd.heldout_accuracy("en", ablate=((1, 0),)))
+    assert acc[("layer", 1)] == pytest.approx(winograd.heldout_accuracy("en", ablate=((1, 0), (1, 1))))
     assert min(v for k, v in acc.items() if k is not None) < acc[None]
+
+
+def test_prettiest_head_has_the_largest_shift(winograd):
+    shift = hm.pronoun_shift("zh")
+    best = hm.prettiest_head("zh")
+    assert all(shift[best] >= v for k, v in shift.items() if k != "rollout")
 
 
 def test_surprisal_pair_agrees_with_the_next_token_distribution(winograd):

@@ -16,7 +16,7 @@ from lib.book import tr
 __all__ = [
     "neg_log_terms", "plot_neg_log_terms", "plot_one_small_probability",
     "unigram_perplexity", "bits_per_byte", "predicted_text", "heldout_perplexities",
-    "train_heldout_perplexities", "language_stats", "plot_baselines", "plot_tokens_vs_bytes",
+    "train_heldout_perplexities", "language_stats", "second_noun_bits", "plot_baselines", "plot_tokens_vs_bytes",
     "plot_train_vs_heldout",
 ]
 
@@ -137,18 +137,19 @@ def _model_label(name: str, k: float) -> str:
 
 
 def _targets(split: str, lang=None) -> list:
-    """The tokens the decoder is scored on, sentence by sentence: every token after the
-    first, then the end-of-sentence token."""
+    """The tokens the decoder is scored on, sentence by sentence: every token after the first
+    (``<eos>`` not counted), as in ``lib.winograd.decoder_perplexity``."""
     from lib import corpus
 
-    return [list(e.tokens[1:]) + [corpus.EOS] for e in corpus.examples(lang=lang, split=split)]
+    return [list(e.tokens[1:]) for e in corpus.examples(lang=lang, split=split)]
 
 
 def corpus_unigram_perplexity(split: str = "heldout", lang=None, k: float = 1.0) -> float:
-    """Add-k unigram baseline on the book's corpus, trained on the training split."""
+    """Add-k unigram baseline on the book's corpus, counted on the training split. The k goes
+    to every word but ``<pad>`` and ``<eos>``, which are never scored."""
     from lib import corpus
 
-    return unigram_perplexity(_targets("train"), _targets(split, lang), corpus.vocab_size(), k=k)
+    return unigram_perplexity(_targets("train"), _targets(split, lang), corpus.vocab_size() - 2, k=k)
 
 
 def _perplexities(split: str, k: float, lang=None) -> dict:
@@ -163,12 +164,13 @@ def _perplexities(split: str, k: float, lang=None) -> dict:
     }
 
 
-def heldout_perplexities(k: float = 0.01, lang=None) -> dict:
-    """Held-out perplexity of the tiny decoder and of the four baselines (keys: MODELS)."""
+def heldout_perplexities(k: float, lang=None) -> dict:
+    """Held-out perplexity of the tiny decoder and of the four baselines (keys: MODELS);
+    ``k`` is the bigram's tuned add-k (``lib.winograd.best_bigram_k()``)."""
     return _perplexities("heldout", k, lang)
 
 
-def train_heldout_perplexities(k: float = 0.01, models=("bigram_addk", "decoder")) -> dict:
+def train_heldout_perplexities(k: float, models=("bigram_addk", "decoder")) -> dict:
     """``{model: (train perplexity, held-out perplexity)}`` for the models that learn pairs."""
     train, held = _perplexities("train", k), _perplexities("heldout", k)
     return {m: (train[m], held[m]) for m in models}
@@ -184,16 +186,20 @@ def predicted_text(tokens, lang: str) -> str:
 def language_stats(lang: str, split: str = "heldout") -> dict:
     """Per-token perplexity, bits per byte and their ingredients on one language half.
 
-    Bits come from ``lib.winograd.surprisal`` (−log₂ p of every predicted token); bytes are
-    the UTF-8 bytes of the predicted text (:func:`predicted_text`).
+    Bits come from ``lib.winograd.surprisal`` (−log₂ p of every token after the first); bytes
+    are the UTF-8 bytes of that predicted text (:func:`predicted_text`). The decoder never
+    scores a sentence's first token: in Chinese that is the first noun, in English only "the".
+    ``bits_after_first_noun`` counts the bits of what follows the first noun, the same content
+    in both languages.
     """
     from lib import corpus, winograd
 
     exs = corpus.examples(lang=lang, split=split)
-    bits, n_tokens, n_bytes = 0.0, 0, 0
+    bits, after, n_tokens, n_bytes = 0.0, 0.0, 0, 0
     for e in exs:
-        s = winograd.surprisal(list(e.tokens), lang)
+        s = winograd.surprisal(list(e.tokens), lang)        # token j + 1 of the sentence
         bits += sum(b for _, b in s)
+        after += sum(b for j, (_, b) in enumerate(s) if j + 1 > e.noun_indices[0])
         n_tokens += len(s)
         n_bytes += len(predicted_text(e.tokens, lang).encode("utf-8"))
     n = len(exs)
@@ -203,14 +209,27 @@ def language_stats(lang: str, split: str = "heldout") -> dict:
         "tokens_per_sentence": n_tokens / n,
         "bytes_per_sentence": n_bytes / n,
         "bits_per_sentence": bits / n,
+        "bits_after_first_noun": after / n,
         "bytes_per_token": n_bytes / n_tokens,
     }
+
+
+def second_noun_bits(split: str) -> float:
+    """Mean surprisal (bits) of the second noun given the first, over a split, both languages:
+    the one place where a decoder can memorise which nouns go together."""
+    from lib import corpus, winograd
+
+    bits = []
+    for e in corpus.examples(split=split):
+        s = winograd.surprisal(list(e.tokens), e.lang)      # entry j is token j + 1
+        bits.append(s[e.noun_indices[1] - 1][1])
+    return float(np.mean(bits))
 
 
 # ------------------------------------------------------------------------------- figures
 
 
-def plot_baselines(ppl: dict, k: float = 0.01):
+def plot_baselines(ppl: dict, k: float):
     """Held-out perplexity of each model (keys of :data:`MODELS`), on a log axis."""
     names = [m for m in MODELS if m in ppl]
     labels = [_model_label(m, k) for m in names]
@@ -239,8 +258,8 @@ def plot_tokens_vs_bytes(stats: dict):
     langs = list(stats)
     names = {"zh": tr(zh="中文", en="Chinese"), "en": tr(zh="英文", en="English")}
     panels = (("perplexity", tr(zh="每個詞元的困惑度", en="perplexity per token"), "{:.2f}"),
-              ("bits_per_sentence", tr(zh="每句的位元數", en="bits per sentence"), "{:.2f}"),
-              ("bits_per_byte", tr(zh="每個位元組的位元數", en="bits per byte"), "{:.3f}"))
+              ("bits_per_byte", tr(zh="每個位元組的位元數", en="bits per byte"), "{:.3f}"),
+              ("bits_after_first_noun", tr(zh="每句位元數\n（第一個名詞之後）", en="bits per sentence\n(after the first noun)"), "{:.2f}"))
     fig, axes = plt.subplots(1, len(panels), figsize=(7.6, 3.0))
     for ax, (key, title, fmt) in zip(axes, panels):
         vals = [float(stats[l][key]) for l in langs]
@@ -254,7 +273,7 @@ def plot_tokens_vs_bytes(stats: dict):
     return fig
 
 
-def plot_train_vs_heldout(gap: dict, k: float = 0.01):
+def plot_train_vs_heldout(gap: dict, k: float):
     """Train and held-out perplexity side by side: ``gap = {model: (train, heldout)}``."""
     names = [m for m in MODELS if m in gap]
     train = np.array([float(gap[m][0]) for m in names])

@@ -14,7 +14,7 @@ import numpy as np
 from lib.book import current_lang, tr
 
 __all__ = [
-    "plot_attention", "map_names", "pair_maps", "attention_widget", "route", "head_stats",
+    "plot_attention", "map_names", "pair_maps", "attention_widget", "route", "prettiest_head",
     "ablation_accuracies", "plot_ablation", "surprisal_pair", "plot_surprisal",
     "pronoun_shift",
 ]
@@ -186,6 +186,13 @@ def route(lang: str) -> dict:
     return out
 
 
+def prettiest_head(lang: str):
+    """The (layer, head) whose pronoun row changes most between the two sentences: the
+    brightest map in the widget's difference view."""
+    shift = pronoun_shift(lang)
+    return max((k for k in shift if k != "rollout"), key=shift.get)
+
+
 def pronoun_shift(lang: str) -> dict:
     """How far each head's pronoun row moves between the two sentences of the pair:
     total-variation distance ½ Σ_j |w_big − w_small| (0 = identical, 1 = disjoint)."""
@@ -198,40 +205,13 @@ def pronoun_shift(lang: str) -> dict:
     return out
 
 
-def head_stats(lang: str, split: str = "heldout") -> dict:
-    """Per head, over a split: how often the pronoun (and the adjective) weights the referent
-    above the other noun, and the mean weight the pronoun puts on the adjective."""
-    import lib
-    from lib import corpus, winograd
-
-    exs = corpus.examples(lang=lang, split=split)
-    stats, roll = {}, 0
-    for e in exs:
-        a = np.asarray(winograd.resolve(list(e.tokens), lang).attention)  # [L, A, N, N]
-        p, adj, ref, dis = e.pronoun_index, e.adjective_index, e.referent_index, e.distractor_index
-        L, A = a.shape[:2]
-        for l in range(L):
-            for h in range(A):
-                s = stats.setdefault((l, h), {"pronoun_prefers_referent": 0,
-                                              "adjective_prefers_referent": 0,
-                                              "pronoun_to_adjective": 0.0})
-                s["pronoun_prefers_referent"] += a[l, h, p, ref] > a[l, h, p, dis]
-                s["adjective_prefers_referent"] += a[l, h, adj, ref] > a[l, h, adj, dis]
-                s["pronoun_to_adjective"] += a[l, h, p, adj]
-        r = lib.attention_rollout(a)
-        roll += r[p, ref] > r[p, dis]
-    n = len(exs)
-    out = {k: {m: float(v) / n for m, v in s.items()} for k, s in stats.items()}
-    out["rollout"] = {"pronoun_prefers_referent": roll / n}
-    return out
-
-
 # --------------------------------------------------------------------------- ablation
 
 
 def ablation_accuracies(lang: str) -> dict:
-    """Held-out accuracy of the encoder with nothing ablated (key ``None``) and with each
-    (layer, head) ablated in turn (``lib.winograd.heldout_accuracy(lang, ablate=…)``)."""
+    """Held-out accuracy of the encoder (``lib.winograd.heldout_accuracy(lang, ablate=…)``):
+    key ``None`` with nothing switched off, ``(layer, head)`` with that head off, and
+    ``("layer", layer)`` with every head of that layer off at once."""
     from lib import winograd
 
     out = {None: float(winograd.heldout_accuracy(lang))}
@@ -239,40 +219,48 @@ def ablation_accuracies(lang: str) -> dict:
     for l in range(L):
         for h in range(A):
             out[(l, h)] = float(winograd.heldout_accuracy(lang, ablate=((l, h),)))
+    for l in range(L):
+        out[("layer", l)] = float(winograd.heldout_accuracy(lang, ablate=tuple((l, h) for h in range(A))))
     return out
 
 
-def plot_ablation(acc: dict, highlight=None):
-    """Held-out accuracy with each head switched off, one group of bars per language.
+def _ablation_label(key) -> str:
+    if key[0] == "layer":
+        return tr(zh=f"第{key[1] + 1}層\n兩頭都關", en=f"all of\nlayer {key[1] + 1}")
+    l, h = key
+    return tr(zh=f"第{l + 1}層\n頭{h + 1}", en=f"layer {l + 1}\nhead {h + 1}")
 
-    ``acc = {lang: {None: full accuracy, (layer, head): accuracy, …}}``; ``highlight`` is a
-    (layer, head) to outline (the head with the prettiest picture, say).
+
+def plot_ablation(acc: dict, highlight=None):
+    """Held-out accuracy with heads switched off, one bar per language for each choice.
+
+    ``acc = {lang: ablation_accuracies(lang)}``; ``highlight`` is a (layer, head) to outline
+    (the head with the prettiest picture, say).
     """
     langs = list(acc)
-    heads = [k for k in acc[langs[0]] if k is not None]
-    x = np.arange(len(heads))
+    keys = [k for k in acc[langs[0]] if k is not None]
+    x = np.arange(len(keys))
     w = 0.8 / len(langs)
-    fig, ax = plt.subplots(figsize=(6.4, 3.4))
+    fig, ax = plt.subplots(figsize=(7.2, 3.6))
     colors = {"zh": "#ff7f0e", "en": _BLUE}
     for i, lang in enumerate(langs):
-        vals = [acc[lang][k] for k in heads]
+        vals = [acc[lang][k] for k in keys]
         bars = ax.bar(x + (i - (len(langs) - 1) / 2) * w, vals, w, color=colors.get(lang, _GREY),
                       label=LANG_NAMES.get(lang, lang))
         for b, v in zip(bars, vals):
             ax.annotate(f"{v:.0%}", (b.get_x() + b.get_width() / 2, v), ha="center", va="bottom",
                         fontsize=8)
-        ax.axhline(acc[lang][None], color=colors.get(lang, _GREY), ls="--", lw=1)
-        if highlight is not None and highlight in heads:
-            j = heads.index(highlight)
+        if highlight is not None and highlight in keys:
+            j = keys.index(highlight)
             bars[j].set_edgecolor(_RED)
             bars[j].set_linewidth(2)
+    ax.axhline(acc[langs[0]][None], color=_GREY, ls="--", lw=1)
     ax.axhline(0.5, color=_GREY, ls=":", lw=1)
-    ax.text(len(heads) - 0.5, 0.51, tr(zh="亂猜", en="chance"), color=_GREY, ha="right", fontsize=8)
-    ax.set_xticks(x, [tr(zh=f"關掉 第{l + 1}層・頭{h + 1}", en=f"off: L{l + 1} H{h + 1}")
-                      for l, h in heads], fontsize=9)
-    ax.set_ylim(0, 1.12)
+    ax.text(len(keys) - 0.5, 0.52, tr(zh="亂猜", en="chance"), color=_GREY, ha="right", fontsize=8)
+    ax.set_xticks(x, [_ablation_label(k) for k in keys], fontsize=8)
+    ax.set_ylim(0, 1.15)
     ax.set_ylabel(tr(zh="保留集答對率", en="held-out accuracy"))
-    ax.set_title(tr(zh="一次關掉一個頭（虛線：全部開著）", en="Switching off one head at a time (dashed: all on)"))
+    ax.set_title(tr(zh="關掉注意力頭之後（虛線：全部開著）", en="With heads switched off (dashed: all on)"))
     ax.legend(frameon=False, fontsize=9, loc="lower left")
     fig.tight_layout()
     return fig
