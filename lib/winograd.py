@@ -35,6 +35,14 @@ line from the weights and fails if one disagrees):
     head 1.1 prefers referent zh: 0.679
     head 1.1 weight on adjective zh: 0.494
     head 1.1 flips with the adjective zh: 0.405
+    head 0.0 from adjective to referent zh: 0.247
+    head 0.0 from adjective to other noun zh: 0.065
+    head 0.1 from adjective to referent zh: 0.300
+    head 0.1 from adjective to other noun zh: 0.046
+    head 1.0 from adjective to referent zh: 0.076
+    head 1.0 from adjective to other noun zh: 0.076
+    head 1.1 from adjective to referent zh: 0.082
+    head 1.1 from adjective to other noun zh: 0.074
     canonical big -> zh: 獎盃
     canonical small -> zh: 行李箱
     decoder heldout perplexity zh: 1.624
@@ -54,6 +62,14 @@ line from the weights and fails if one disagrees):
     head 1.1 prefers referent en: 0.512
     head 1.1 weight on adjective en: 0.631
     head 1.1 flips with the adjective en: 0.119
+    head 0.0 from adjective to referent en: 0.373
+    head 0.0 from adjective to other noun en: 0.049
+    head 0.1 from adjective to referent en: 0.263
+    head 0.1 from adjective to other noun en: 0.037
+    head 1.0 from adjective to referent en: 0.060
+    head 1.0 from adjective to other noun en: 0.060
+    head 1.1 from adjective to referent en: 0.067
+    head 1.1 from adjective to other noun en: 0.079
     canonical big -> en: trophy
     canonical small -> en: suitcase
     decoder heldout perplexity en: 2.037
@@ -377,6 +393,12 @@ def summary() -> dict:
                 out[f"head {l}.{h} prefers referent {lang}"] = float(stats["prefers_referent"][l, h])
                 out[f"head {l}.{h} weight on adjective {lang}"] = float(stats["to_adjective"][l, h])
                 out[f"head {l}.{h} flips with the adjective {lang}"] = float(stats["flips"][l, h])
+        adj = head_statistics(lang, query="adjective")
+        for l in range(L):
+            for h in range(A):
+                out[f"head {l}.{h} from adjective to referent {lang}"] = float(adj["to_referent"][l, h])
+                out[f"head {l}.{h} from adjective to other noun {lang}"] = float(
+                    adj["to_distractor"][l, h])
         big, small = canonical_pair(lang)
         out[f"canonical big -> {lang}"] = resolve(big, lang).referent
         out[f"canonical small -> {lang}"] = resolve(small, lang).referent
