@@ -42,3 +42,10 @@ def test_plot_cost_draws_one_line_per_implementation(lang):
     assert any("2.00" in s for s in labels) and any("1.00" in s for s in labels)
     plt.close(fig)
     lib.setup("en")
+
+
+def test_measure_restores_the_thread_count():
+    torch = pytest.importorskip("torch")
+    before = torch.get_num_threads()
+    F.measure([32], d_k=4, repeats=1, threads=1)
+    assert torch.get_num_threads() == before

@@ -586,7 +586,7 @@ ch.md(
 
 $\mathbf{Q}\mathbf{K}^\top$ 有 $N \times N$ 個分數：長度加倍，分數變成四倍，計算量與（直接存下分數時的）記憶體都隨長度平方成長。
 長上下文這麼貴，原因就在這裡。實際量一量：下面對 `lib` 的 NumPy 參考實作、它的 Torch 版本 `lib.torch_mirror`，
-以及 PyTorch 融合好的 `F.scaled_dot_product_attention`，在不同長度 $N$（$d_k = 64$）下計時；
+以及 PyTorch 融合好的 `F.scaled_dot_product_attention`，在不同長度 $N$（$d_k = 64$）下、以單一執行緒計時；
 NumPy 版的記憶體峰值用 `tracemalloc` 量。有 GPU 的機器（`lib.torch_mirror.default_device()`）也會量 GPU。
 """,
     en=r"""
@@ -596,7 +596,8 @@ $\mathbf{Q}\mathbf{K}^\top$ holds $N \times N$ scores: double the length and the
 many, so the computation and (when the scores are stored) the memory grow with the square of the
 length. That is why long contexts are expensive. Let us measure it: below we time `lib`'s NumPy
 reference, its Torch version `lib.torch_mirror`, and PyTorch's fused `F.scaled_dot_product_attention`
-at several lengths $N$ ($d_k = 64$); the NumPy version's peak memory is measured with `tracemalloc`.
+at several lengths $N$ ($d_k = 64$) on a single thread; the NumPy version's peak memory is measured
+with `tracemalloc`.
 On a machine with a GPU (`lib.torch_mirror.default_device()`) the GPU is measured too.
 """,
 )
@@ -619,6 +620,7 @@ lib.glue("time_ratio_np", cost["time"]["NumPy (lib)"][-1] / cost["time"]["NumPy 
 
 ch.check("""
 assert 1.8 < fit_slope(cost["N"], cost["memory"]["NumPy (lib)"]) < 2.2
+assert cost["time"]["NumPy (lib)"][-1] > 2 * cost["time"]["NumPy (lib)"][-2]   # superlinear in N
 """)
 
 ch.md(
@@ -627,12 +629,12 @@ ch.md(
 $N = 2048$ 時峰值約 {glue:text}`mem_2048_mb:.0f` MB，而一個 $2048 \times 2048$ 的 float64 分數矩陣就佔
 {glue:text}`scores_2048_mb:.1f` MB（softmax 的過程還要再存幾份）。
 
-時間的線比較吵：短序列時，呼叫函式、配置記憶體這些固定開銷占了一大部分，斜率會小於 2；共用的機器上，別的程式也會插隊。
-這次執行量到 NumPy 的時間斜率是 {glue:text}`slope_time_np:.2f`，$N$ 從 1024 加倍到 2048 時，時間變成 {glue:text}`time_ratio_np:.1f` 倍
-（完全平方成長是 4 倍）。序列越長，計算本身越占主導，斜率就越接近 2。
+時間算的是單一執行緒上花掉的 CPU 時間，所以同一台機器上別的程式不會把它灌水。這次執行量到 NumPy 的時間斜率是 {glue:text}`slope_time_np:.2f`，
+$N$ 從 1024 加倍到 2048 時，時間變成 {glue:text}`time_ratio_np:.1f` 倍（剛好平方成長是 4 倍）。短序列時，呼叫函式、配置記憶體這些固定開銷占了一部分，
+會把斜率往下拉；長序列時，$N \times N$ 矩陣大到放不進處理器的快取，搬資料的時間又可能把斜率推得比 2 略高。
 
 融合的 `F.scaled_dot_product_attention`（這次的時間斜率 {glue:text}`slope_time_sdpa:.2f`）分塊計算，不必把整個 $N \times N$ 矩陣存下來，
-記憶體因此省很多（FlashAttention 就是這個想法）；但 $N^2$ 個內積一個也少不了，只要 $N$ 夠長，時間還是平方成長。
+記憶體因此省很多（FlashAttention 就是這個想法）；但 $N^2$ 個內積一個也少不了，時間還是平方成長。
 """,
     en=r"""
 On log-log axes, $y \propto N^p$ is a straight line of slope $p$. The memory slope is
@@ -640,16 +642,17 @@ On log-log axes, $y \propto N^p$ is a straight line of slope $p$. The memory slo
 and a single $2048 \times 2048$ float64 score matrix takes {glue:text}`scores_2048_mb:.1f` MB (softmax keeps a
 few more copies along the way).
 
-The time lines are noisier: at short lengths, fixed overheads (calling functions, allocating
-memory) take a large share and pull the slope below 2, and on a shared machine other programs cut
-in. In this run NumPy's time slope came out at {glue:text}`slope_time_np:.2f`, and doubling $N$ from 1024 to
-2048 multiplied the time by {glue:text}`time_ratio_np:.1f` (exactly quadratic growth would be 4). The longer
-the sequence, the more the computation itself dominates and the closer the slope gets to 2.
+The times count the CPU time spent on a single thread, so other programs on the same machine
+cannot inflate them. In this run NumPy's time slope came out at {glue:text}`slope_time_np:.2f`, and doubling $N$
+from 1024 to 2048 multiplied the time by {glue:text}`time_ratio_np:.1f` (exactly quadratic growth would be 4). At
+short lengths, fixed overheads (calling functions, allocating memory) pull the slope down; at long
+lengths the $N \times N$ matrix no longer fits in the processor's cache, and moving data around can
+push the slope a little above 2.
 
 The fused `F.scaled_dot_product_attention` (time slope {glue:text}`slope_time_sdpa:.2f` in this run) works in
 blocks and never stores the whole $N \times N$ matrix, which saves a lot of memory (the idea behind
-FlashAttention); but not one of the $N^2$ dot products can be skipped, so for long enough $N$ its
-time grows quadratically too.
+FlashAttention); but not one of the $N^2$ dot products can be skipped, so its time grows
+quadratically too.
 """,
 )
 
@@ -931,7 +934,7 @@ $$
 [x, y] \mapsto [\,x\cos\alpha - y\sin\alpha,\;\; x\sin\alpha + y\cos\alpha\,] .
 $$
 
-位置 $m$ 的查詢轉 $m\theta$，位置 $n$ 的鍵轉 $n\theta$。設 $\varphi$ 是兩者轉動前的夾角，轉完之後
+位置 $m$ 的查詢轉 $m\theta$，位置 $n$ 的鍵轉 $n\theta$。設 $\varphi$ 是轉動前從 $\mathbf{k}$ 逆時針量到 $\mathbf{q}$ 的角度，轉完之後
 
 $$
 \operatorname{rope}(\mathbf{q}, m) \cdot \operatorname{rope}(\mathbf{k}, n) = \lVert\mathbf{q}\rVert\,\lVert\mathbf{k}\rVert\cos\!\big(\varphi + (m - n)\,\theta\big),
@@ -956,7 +959,7 @@ $$
 $$
 
 The query at position $m$ turns by $m\theta$, the key at position $n$ by $n\theta$. With $\varphi$
-the angle between them before rotation,
+the angle from $\mathbf{k}$ counter-clockwise to $\mathbf{q}$ before rotation,
 
 $$
 \operatorname{rope}(\mathbf{q}, m) \cdot \operatorname{rope}(\mathbf{k}, n) = \lVert\mathbf{q}\rVert\,\lVert\mathbf{k}\rVert\cos\!\big(\varphi + (m - n)\,\theta\big),
@@ -1018,6 +1021,9 @@ lib.glue("cos_phi", float(q_it @ k_trophy / (np.linalg.norm(q_it) * np.linalg.no
 
 ch.check("""
 assert np.allclose(rope_scores, [4.0, 1.964, -0.598, -0.598], atol=0.0005)
+phi = np.arctan2(q_it[1], q_it[0]) - np.arctan2(k_trophy[1], k_trophy[0])     # from k to q
+assert np.isclose(np.cos(phi), 0.8)
+assert np.allclose(rope_scores, [5 * np.cos(phi + (m - n) * theta) for m, n in rope_pairs])
 assert not np.allclose(lib.rope(q_it, 3, theta=theta), lib.rope(q_it, 7, theta=theta))
 """)
 

@@ -5,9 +5,14 @@
 the CPU and, when one is present, on the GPU. Memory is measured where it can be: the NumPy
 reference's peak allocation with ``tracemalloc``, and torch's peak on a CUDA device.
 ``plot_cost`` draws both on log-log axes with the fitted slope (2 means quadratic).
+
+CPU timings run on one thread (``threadpoolctl`` for NumPy's BLAS, ``torch.set_num_threads``
+for torch) and count the process's CPU time: on a machine shared with other programs, wall time
+and threads that wait for each other would measure the scheduler rather than the work.
 """
 from __future__ import annotations
 
+import contextlib
 import time
 import tracemalloc
 
@@ -33,18 +38,24 @@ def fit_slope(ns, ys):
 
 def _best_time(fn, repeats, sync=None, warm_up=True, budget=0.05, max_repeats=10):
     """The fastest of at least ``repeats`` runs (more while they take under ``budget`` seconds
-    in all): the minimum is what the computation costs when nothing else gets in the way."""
+    in all).
+
+    On the CPU the clock is the process's CPU time (``time.process_time``): with one thread it is
+    the work itself, however many other programs share the machine. On a GPU (``sync`` given) it
+    is wall time, the kernels awaited.
+    """
+    clock = time.perf_counter if sync else time.process_time
     if warm_up:                                            # first call: allocations, kernels
         fn()
         if sync:
             sync()
     best, spent, runs = float("inf"), 0.0, 0
     while runs < repeats or (spent < budget and runs < max_repeats):
-        t0 = time.perf_counter()
+        t0 = clock()
         fn()
         if sync:
             sync()
-        dt = time.perf_counter() - t0
+        dt = clock() - t0
         best, spent, runs = min(best, dt), spent + dt, runs + 1
     return best
 
@@ -78,15 +89,54 @@ def _torch_runs(d_k, seed):
     return runs
 
 
-def measure(ns, d_k=64, repeats=2, seed=0):
-    """Time (seconds, best of ``repeats``) and peak memory (bytes) of attention for each N.
+@contextlib.contextmanager
+def _threads(n):
+    """Run NumPy's BLAS and torch's CPU kernels on ``n`` threads (``None``: leave them be)."""
+    if n is None:
+        yield
+        return
+    try:
+        from threadpoolctl import threadpool_limits
+        blas = threadpool_limits(n)
+    except ImportError:                                    # not installed: measure as it is
+        blas = contextlib.nullcontext()
+    try:
+        import torch
+        before = torch.get_num_threads()
+    except ImportError:
+        torch, before = None, None
+    with blas:
+        if torch is not None:
+            torch.set_num_threads(n)
+        try:
+            yield
+        finally:
+            if torch is not None:
+                torch.set_num_threads(before)
+
+
+def measure(ns, d_k=64, repeats=2, seed=0, threads=1):
+    """Time (seconds, best of ``repeats`` or more) and peak memory (bytes) of attention for each N.
+
+    Parameters
+    ----------
+    ns : list of int
+        Sequence lengths N.
+    d_k : int
+        Key width; Q, K, V are random [N, d_k].
+    threads : int or None
+        CPU threads during the timings (1 by default, see the module docstring).
 
     Returns
     -------
     dict with ``"N"`` (list), ``"time"`` ``{implementation: [seconds per N]}`` and
     ``"memory"`` ``{implementation: [bytes per N]}`` (only where memory can be measured).
     """
-    ns = [int(n) for n in ns]
+    with _threads(threads):
+        return _measure([int(n) for n in ns], d_k, repeats, seed)
+
+
+def _measure(ns, d_k, repeats, seed):
     rng = np.random.default_rng(seed)
     times, memory = {"NumPy (lib)": []}, {"NumPy (lib)": []}
     for N in ns:
