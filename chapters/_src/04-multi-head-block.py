@@ -275,11 +275,22 @@ ch.hidden(
 L_tiny, A_tiny = r_big.attention.shape[:2]
 first_layer = [r for r in rows if r["layer"] == 1]
 top_layer = [r for r in rows if r["layer"] == L_tiny]
-flip = max(top_layer, key=lambda r: abs(r["share_big"] - r["share_small"]))
 noun1 = r_big.tokens[min(r_big.tokens.index(n) for n in r_big.probs)]
-lib.glue("tiny_L", int(L_tiny)); lib.glue("tiny_A", int(A_tiny))
+j_adj = lib.figures.block.adjective_index(r_big, r_small)
+ref_big = r_big.tokens.index(r_big.referent)
+adj_head = int(np.argmax(r_big.attention[0, :, j_adj, ref_big]))          # layer 1
+adj_row = first_layer[adj_head]
+it_row = max(top_layer, key=lambda r: r["top_w_big"])
+flip = max(top_layer, key=lambda r: abs(r["share_big"] - r["share_small"]))
 lib.glue("noun1", noun1)
 lib.glue("l1_share", first_layer[0]["share_big"]); lib.glue("l1_share_small", first_layer[0]["share_small"])
+lib.glue("adj_big", r_big.tokens[j_adj]); lib.glue("adj_small", r_small.tokens[j_adj])
+lib.glue("adj_head", adj_head + 1); lib.glue("referent_big", r_big.referent)
+lib.glue("adj_big_w", float(r_big.attention[0, adj_head, j_adj, ref_big]))
+lib.glue("adj_small_top", adj_row["adj_top_small"]); lib.glue("adj_small_w", adj_row["adj_top_w_small"])
+lib.glue("it_head", it_row["head"])
+lib.glue("it_top_big", it_row["top_big"]); lib.glue("it_top_w_big", it_row["top_w_big"])
+lib.glue("it_top_small", it_row["top_small"]); lib.glue("it_top_w_small", it_row["top_w_small"])
 lib.glue("flip_head", flip["head"])
 lib.glue("flip_big", flip["share_big"]); lib.glue("flip_small", flip["share_small"]);
 """
@@ -290,8 +301,12 @@ ch.check(
 # Layer 1 cannot tell the sentences apart: same query for 它/it, same keys for both nouns.
 for r in first_layer:
     assert abs(r["share_big"] - r["share_small"]) < 1e-9, r
-assert r_big.attention.shape[0] == 2 and r_big.attention.shape[1] == 2
+assert r_big.attention.shape[:2] == (2, 2)
 assert np.allclose(r_big.attention.sum(-1), 1.0)
+# the adjective of the "too big" sentence looks most at its referent in some layer-1 head
+assert adj_row["adj_top_big"] == r_big.referent, adj_row
+# in layer 2, "it" concentrates on one word near the end of the sentence
+assert it_row["top_w_big"] > 0.5 and r_big.tokens.index(it_row["top_big"]) > r_big.pronoun_index
 """
 )
 
@@ -302,13 +317,17 @@ md(
 所以「它」分給兩個名詞的比例不會變。以上表第 1 層的頭 1 為例，{glue:text}`noun1` 的佔比在「太大」句是
 {glue:text}`l1_share:.6f`，在「太小」句是 {glue:text}`l1_share_small:.6f`，一模一樣。
 
-要讓「它」依句子改指，至少得有第二層：第 1 層先讓「大／小」讀到其他詞，把語境寫進自己的向量，
-第 2 層「它」的查詢才碰得到不同的鍵。在第 2 層，兩句差別最大的是頭 {glue:text}`flip_head:d`：
-「太大」句中 {glue:text}`noun1` 的佔比是 {glue:text}`flip_big:.2f`，「太小」句中是 {glue:text}`flip_small:.2f`。
-這就是為什麼區塊要**疊起來**；第 7 章會用注意力 rollout 把各層串起來看。
+要讓「它」依句子改指，語境得先寫進別的詞裡。形容詞在第 1 層就辦得到，因為它自己的查詢向量在兩句中不同：
+第 1 層的頭 {glue:text}`adj_head:d` 裡，「{glue:text}`adj_big`」最看重「{glue:text}`referent_big`」（{glue:text}`adj_big_w:.2f`），
+「{glue:text}`adj_small`」則最看重「{glue:text}`adj_small_top`」（{glue:text}`adj_small_w:.2f`）。
+到了第 2 層，「它」轉向句尾：頭 {glue:text}`it_head:d` 在「太大」句把 {glue:text}`it_top_w_big:.2f` 的注意力放在
+「{glue:text}`it_top_big`」，在「太小」句把 {glue:text}`it_top_w_small:.2f` 放在「{glue:text}`it_top_small`」，
+連帶讀到第 1 層寫進這些向量的語境。答案是**分兩步、經由形容詞**傳過來的，這就是區塊要**疊起來**的理由。
+至於「它」直接分給兩個名詞的比例，第 2 層裡兩句差最多的是頭 {glue:text}`flip_head:d`：從 {glue:text}`flip_big:.2f`
+變成 {glue:text}`flip_small:.2f`。第 7 章會用注意力 rollout 把各層串起來看。
 
-也要提醒：一個頭的權重大，不等於模型「因為它」才答對 {cite}`jain2019attention`。
-這個小模型常把答案經由形容詞繞一圈傳過去，而不是讓「它」直接盯著名詞。
+一個頭的權重大，不等於模型「靠它」才答對 {cite}`jain2019attention`。比較直接的檢驗是讓某位審稿人閉嘴：
+把一個頭的輸出歸零，再看沒看過的句子還答對多少。
 """,
     en="""
 One thing is certain without looking: **the heads of layer 1 cannot tell the two sentences
@@ -319,17 +338,69 @@ table, head 1 of layer 1 gives the first noun, {glue:text}`noun1`, a share of
 {glue:text}`l1_share:.6f` in the "too big" sentence and {glue:text}`l1_share_small:.6f` in the
 "too small" one: identical.
 
-For "it" to change its referent with the sentence, a second layer is needed: layer 1 lets
-"big/small" read the other words and write that context into its own vector, and only then can the
-query of "it" in layer 2 meet different keys. In layer 2 the head whose split changes most between
-the sentences is head {glue:text}`flip_head:d`: the share of {glue:text}`noun1` is
-{glue:text}`flip_big:.2f` in the "too big" sentence and {glue:text}`flip_small:.2f` in the "too
-small" one. This is why blocks are **stacked**; chapter 7 chains the layers together with
-attention rollout.
+For "it" to change its referent, the context must first be written into some other word. The
+adjective can do that in layer 1 already, because its own query differs between the sentences: in
+layer 1, head {glue:text}`adj_head:d`, "{glue:text}`adj_big`" looks most at
+"{glue:text}`referent_big`" ({glue:text}`adj_big_w:.2f`), while "{glue:text}`adj_small`" looks most
+at "{glue:text}`adj_small_top`" ({glue:text}`adj_small_w:.2f`). In layer 2, "it" turns to the end of
+the sentence: head {glue:text}`it_head:d` puts {glue:text}`it_top_w_big:.2f` of its attention on
+"{glue:text}`it_top_big`" in the "too big" sentence and {glue:text}`it_top_w_small:.2f` on
+"{glue:text}`it_top_small`" in the "too small" one, and with those vectors it reads what layer 1 wrote
+into them. The answer travels **in two steps, through the adjective** — which is why blocks are
+**stacked**. As for the direct split of "it" between the two nouns, the layer-2 head where it differs most
+between the sentences is head {glue:text}`flip_head:d`: {glue:text}`flip_big:.2f` against
+{glue:text}`flip_small:.2f`.
+Chapter 7 chains the layers together with attention rollout.
 
-A caution: a large weight in one head does not mean the model got the answer "because of" it
-{cite}`jain2019attention`. This tiny model often routes the answer through the adjective instead
-of having "it" stare at the noun.
+A large weight in one head does not prove that the model relies on it {cite}`jain2019attention`. A
+more direct test is to silence a reviewer: zero one head's output and see how many unseen sentences
+the model still gets right.
+""",
+)
+
+ch.code(
+    """
+table = lib.figures.block.ablation_table(LANG)                    # ablate: 0-based (layer, head)
+for ablate, acc in table:
+    print(f"{str([(l + 1, h + 1) for l, h in ablate]):18} {acc:.1%}")
+lib.figures.block.plot_ablation(table);
+"""
+)
+
+ch.hidden(
+    """
+acc = dict(table)
+single_l2 = [acc[((1, h),)] for h in range(2)]
+lib.glue("acc_full", acc[()])
+lib.glue("acc_l2_min", min(single_l2)); lib.glue("acc_l2_max", max(single_l2))
+lib.glue("acc_l1_all", acc[((0, 0), (0, 1))]); lib.glue("acc_l2_all", acc[((1, 0), (1, 1))])
+lib.glue("acc_adj_head", acc[((0, adj_head),)]);
+"""
+)
+
+ch.check(
+    """
+assert acc[()] > 0.9
+assert min(single_l2) > 0.85                       # one layer-2 reviewer can stand in for the other
+assert acc[((1, 0), (1, 1))] < 0.7 and acc[((0, 0), (0, 1))] < 0.7   # a silent layer: near chance
+assert acc[((0, adj_head),)] < acc[()]
+"""
+)
+
+md(
+    zh="""
+全員出席時答對率是 {glue:text}`acc_full:.0%`。只關掉第 2 層的任一個頭，答對率還有 {glue:text}`acc_l2_min:.0%`
+到 {glue:text}`acc_l2_max:.0%`：兩位審稿人做的事有一部分重疊，少一位，另一位還能撐住。把一整層的頭全部關掉，就掉到
+{glue:text}`acc_l2_all:.0%`（第 2 層）和 {glue:text}`acc_l1_all:.0%`（第 1 層），跟擲銅板差不多。關掉第 1 層
+讓形容詞讀名詞的頭 {glue:text}`adj_head:d`，答對率降到 {glue:text}`acc_adj_head:.0%`。
+""",
+    en="""
+With every head on, the model is right {glue:text}`acc_full:.0%` of the time. Silencing either head
+of layer 2 still leaves {glue:text}`acc_l2_min:.0%` to {glue:text}`acc_l2_max:.0%`: the two reviewers
+partly overlap, and one can stand in for the other. Silencing a whole layer drops it to
+{glue:text}`acc_l2_all:.0%` (layer 2) and {glue:text}`acc_l1_all:.0%` (layer 1), a coin flip.
+Silencing layer 1's head {glue:text}`adj_head:d`, where the adjective reads the noun, drops it to
+{glue:text}`acc_adj_head:.0%`.
 """,
 )
 
