@@ -9,6 +9,15 @@ torch = pytest.importorskip("torch")
 from lib import corpus, tiny_models, torch_mirror  # noqa: E402
 
 
+@pytest.fixture
+def one_thread():
+    """Train on one CPU thread (fast and deterministic on two cores), then restore the setting."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
 def _sentences():
     out = [corpus.canonical_pair(lang)[i] for lang in corpus.LANGS for i in (0, 1)]
     out += [list(e.tokens) for e in corpus.examples(split="heldout")[::23]]
@@ -64,8 +73,7 @@ def test_model_is_made_of_the_torch_mirror(monkeypatch):
     assert calls == {"transformer_block": cfg.n_layers, "lm_head": 1, "embed": 1}
 
 
-def test_retraining_a_few_dozen_steps_lowers_the_loss():
-    torch.set_num_threads(1)
+def test_retraining_a_few_dozen_steps_lowers_the_loss(one_thread):
     exs = corpus.examples(split="train")[::3]
     enc = tiny_models.train_encoder(seed=1, steps=40, batch_size=32, exs=exs, device="cpu")
     assert np.mean(enc.losses[-5:]) < 0.7 * np.mean(enc.losses[:5])
@@ -75,8 +83,7 @@ def test_retraining_a_few_dozen_steps_lowers_the_loss():
     assert dec.info["best_step"] in (20, 40)
 
 
-def test_training_is_deterministic_under_a_seed():
-    torch.set_num_threads(1)
+def test_training_is_deterministic_under_a_seed(one_thread):
     exs = corpus.examples(split="train")[::5]
     a = tiny_models.train_encoder(seed=3, steps=5, batch_size=16, exs=exs, device="cpu")
     b = tiny_models.train_encoder(seed=3, steps=5, batch_size=16, exs=exs, device="cpu")
