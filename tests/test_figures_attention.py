@@ -93,6 +93,7 @@ def test_scaling_widget_grid(monkeypatch):
         return "widget"
 
     monkeypatch.setattr(lib.widgets, "frames_widget", frames_widget)
+    monkeypatch.setattr(F, "open_at", lambda box, params, **values: box)
     assert F.scaling_widget() == "widget"
     params = calls["params"]
     assert list(params) == ["d_k", "scaling"] and len(params["scaling"]) == 2
@@ -105,8 +106,10 @@ def test_scaling_widget_grid(monkeypatch):
 
 def test_scaling_widget_with_the_real_frames_widget():
     pytest.importorskip("ipywidgets")
-    box = F.scaling_widget(d_ks=(4, 64))
+    box = F.scaling_widget(d_ks=(4, 64), start=64)
     assert len(box.images) == 4 and all(len(im.value) > 1000 for im in box.images)
+    assert box.controls["d_k"].index == 1 and box.controls["scaling"].index == 0
+    assert [s.selected_index for s in box.stacks[0]] == [1]
 
 
 def test_masks_picture_the_causal_mask_and_weights(lang):

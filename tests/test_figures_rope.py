@@ -10,6 +10,7 @@ import pytest
 
 import lib
 import lib.widgets
+from lib.figures import attention as A
 from lib.figures import rope as F
 
 
@@ -81,6 +82,7 @@ def test_rope_widget_grid_holds_the_notes_pairs(monkeypatch):
         return "widget"
 
     monkeypatch.setattr(lib.widgets, "frames_widget", frames_widget)
+    monkeypatch.setattr(A, "open_at", lambda box, params, **values: box)
     assert F.rope_widget() == "widget"
     p = calls["params"]
     assert np.prod([len(v) for v in p.values()]) <= 60
@@ -100,5 +102,8 @@ def test_rope_distance_toy_repeats_every_12_real_does_not(lang):
 
 def test_rope_widget_with_the_real_frames_widget():
     pytest.importorskip("ipywidgets")
-    box = F.rope_widget(angles=(30,), ms=(3, 7), ns=(1,))
-    assert len(box.images) == 2 and box.images[0].value != box.images[1].value
+    box = F.rope_widget(angles=(15, 30), ms=(3, 7), ns=(1,), start=(30, 7, 1))
+    assert len(box.images) == 4 and box.images[0].value != box.images[1].value
+    assert box.controls["angle"].index == 1 and box.controls["m"].index == 1
+    assert [s.selected_index for s in box.stacks[0]] == [1]
+    assert all(s.selected_index == 1 for s in box.stacks[1])

@@ -1034,7 +1034,7 @@ $(1, 1)$ 不隔任何位置，分數仍是 {glue:text}`rope_11:.1f`；$(2, 1)$ �
 相隔 0、1、2 個位置時分數各不相同，模型因此可以學到自己比較在意隔多遠的詞。
 
 **互動圖。** 拉動每個位置的角度與 $\mathbf{q}$、$\mathbf{k}$ 的位置 $m$、$n$。左圖是轉動前（虛線）與轉動後（實線）的箭頭；
-右圖是這個角度下分數對距離 $m - n$ 的曲線，圓圈標出目前的 $(m, n)$。試試 $(3, 1)$ 與 $(7, 5)$：箭頭不同，圓圈落在同一點。
+右圖是這個角度下分數對距離 $m - n$ 的曲線，圓圈標出目前的 $(m, n)$。圖一開始停在上面的例子（$30°$、$m = 3$、$n = 1$）；把 $m$ 拉到 7、$n$ 拉到 5：箭頭完全不同，圓圈卻落在同一點。
 """,
     en=r"""
 $(1, 1)$ is zero positions apart and still scores {glue:text}`rope_11:.1f`; $(2, 1)$, one apart, scores {glue:text}`rope_21:.3f`;
@@ -1044,8 +1044,9 @@ all score differently, so a model can learn how far away the words it cares abou
 
 **Interactive figure.** Move the angle per position and the positions $m$ and $n$ of $\mathbf{q}$ and
 $\mathbf{k}$. Left: the arrows before (dashed) and after (solid) rotation; right: the score against
-the distance $m - n$ at this angle, the current $(m, n)$ circled. Try $(3, 1)$ and $(7, 5)$: different
-arrows, the same point on the curve.
+the distance $m - n$ at this angle, the current $(m, n)$ circled. It opens at the example above
+($30°$, $m = 3$, $n = 1$); move $m$ to 7 and $n$ to 5: completely different arrows, the same point
+on the curve.
 """,
 )
 

@@ -155,17 +155,33 @@ def _entropy_curve(d_ks, scaled, n_keys):
     return [scaling_frame_data(dk, scaled, n_keys=n_keys, n_samples=800)["entropy"] for dk in d_ks]
 
 
-def scaling_widget(d_ks=(4, 16, 64, 256)):
+def open_at(box, params, **values):
+    """Show the frame of ``values`` first: move each control and the stacks it is jslinked to.
+
+    ``box`` is what ``lib.widgets.frames_widget`` returned for ``params``; names not given keep
+    their first value. Returns ``box``.
+    """
+    for level, (name, options) in enumerate(params.items()):
+        if name in values and values[name] in list(options):
+            k = list(options).index(values[name])
+            box.controls[name].index = k
+            for stack in box.stacks[level] if box.stacks else []:
+                stack.selected_index = k
+    return box
+
+
+def scaling_widget(d_ks=(4, 16, 64, 256), start=64):
     """The √d_k widget: d_k on a slider, scaling on/off as two buttons; every frame precomputed,
-    so it answers its controls on the static website too."""
+    so it answers its controls on the static website too. Opens at ``d_k = start``, unscaled."""
     from .. import widgets
 
     d_ks = tuple(d_ks)
     off, on = tr(zh="不縮放", en="unscaled"), tr(zh="除以 √d_k", en="divided by √d_k")
-    return widgets.frames_widget(
-        lambda d_k, scaling: draw_scaling(d_k, scaling == on, d_ks=d_ks),
-        {"d_k": list(d_ks), "scaling": [off, on]},
+    params = {"d_k": list(d_ks), "scaling": [off, on]}
+    box = widgets.frames_widget(
+        lambda d_k, scaling: draw_scaling(d_k, scaling == on, d_ks=d_ks), params,
         labels={"d_k": "d_k", "scaling": tr(zh="縮放", en="scaling")})
+    return open_at(box, params, d_k=start)
 
 
 def _annotated_heatmap(ax, M, tokens, cmap, fmt, title, vmax=1.0):

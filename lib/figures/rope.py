@@ -150,19 +150,23 @@ def draw_rope(angle, m, n, q=(1.0, 2.0), k=(2.0, 1.0), max_distance=12):
     return fig
 
 
-def rope_widget(angles=(15, 30, 45), ms=(1, 2, 3, 7), ns=(1, 5)):
+def rope_widget(angles=(15, 30, 45), ms=(1, 2, 3, 7), ns=(1, 5), start=(30, 3, 1)):
     """The RoPE widget: angle per position, the query's and the key's positions on sliders.
 
     The default grid (3 × 4 × 2 = 24 frames) holds the notes' pairs (1, 1), (2, 1), (3, 1) and
-    (7, 5) (the last two at the same distance), and negative distances such as (3, 5).
+    (7, 5) (the last two at the same distance), and negative distances such as (3, 5). It opens
+    at ``start`` = (angle, m, n), the notes' 30° with q at 3 and k at 1.
     """
     from .. import widgets
+    from .attention import open_at
 
-    return widgets.frames_widget(
-        draw_rope, {"angle": list(angles), "m": list(ms), "n": list(ns)},
+    params = {"angle": list(angles), "m": list(ms), "n": list(ns)}
+    box = widgets.frames_widget(
+        draw_rope, params,
         labels={"angle": tr(zh="每位置角度（°）", en="degrees per position"),
                 "m": tr(zh="q 的位置 m", en="q's position m"),
                 "n": tr(zh="k 的位置 n", en="k's position n")})
+    return open_at(box, params, **dict(zip(params, start)))
 
 
 def plot_rope_distance(d=64, max_distance=200, base=10000.0, theta_deg=30):
