@@ -75,6 +75,10 @@ def vendor(src: Path) -> Path:
     for f in (nm / "@jupyter-widgets" / "html-manager" / "dist").iterdir():
         if f.is_file() and not f.name.endswith(".map") and f.name not in ("embed.js", "libembed-amd.js"):
             shutil.copy2(f, hm / f.name)
+            if f.suffix in (".woff2", ".woff", ".ttf"):
+                # the controls module (id "@jupyter-widgets/controls") resolves its icon fonts
+                # one folder up: <baseUrl>/@jupyter-widgets/
+                shutil.copy2(f, hm.parent.parent / f.name)
     mj_src = nm / "mathjax" / "es5"
     mj = dest / "mathjax"
     mj.mkdir()

@@ -83,6 +83,9 @@ def _config_inited(app: Sphinx, config: Config) -> None:
     if "lang-switch.html" not in header:
         header.insert(0, "lang-switch.html")
     opts["article_header_end"] = header
+    # an empty default mode makes pydata-sphinx-theme log "Got invalid theme mode" on a
+    # reader's first visit; the figures are drawn on white, so start light
+    opts.setdefault("default_mode", "light")
     if lang == "zh":
         cache = Path(app.srcdir) / "_build" / ".jieba"
         search_opts = dict(config.html_search_options or {})
