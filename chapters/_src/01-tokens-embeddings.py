@@ -215,9 +215,9 @@ pairs = lib.bpe.parallel_text("train")          # [(zh, en), ...]
 heldout = lib.bpe.parallel_text("heldout")      # pairs the tokenizer never sees
 for zh, en in pairs[:3]:
     print(zh, "|", en)
-text = [zh for zh, en in pairs] + [en for zh, en in pairs]   # both halves, the same content
+text = [zh for zh, en in pairs] + [en for zh, en in pairs]   # both halves
 tok = lib.bpe.train_bpe(text, n_merges=200)
-print(len(pairs), "pairs;", len(tok.merges), "merges; vocabulary size", tok.vocab_size)
+print(len(tok.merges), "merges; vocabulary size", tok.vocab_size)
 """
 )
 
@@ -318,8 +318,9 @@ lib.glue("n_tok_en", len(ids_en))
 
 ch.code(
     """
-lib.figures.embeddings.plot_tokens([(lib.tr(zh="中文", en="Chinese"), tok.pieces(zh)),
-                                    (lib.tr(zh="英文", en="English"), tok.pieces(en))]);
+rows = [(lib.tr(zh="中文", en="Chinese"), tok.pieces(zh)),
+        (lib.tr(zh="英文", en="English"), tok.pieces(en))]
+lib.figures.embeddings.plot_tokens(rows);
 """
 )
 
@@ -375,11 +376,11 @@ $|V|$ of fifty thousand or more and $d$ of hundreds to thousands; to compute by 
 
 ch.code(
     """
-tokens = ["獎盃", "行李箱", "它", "大"]      # ids 0, 1, 2, 3 (trophy, suitcase, it, big)
-E = np.array([[0.9, 0.1, 0.4],               # 0 獎盃 trophy
-              [0.3, 0.8, 0.6],               # 1 行李箱 suitcase
-              [0.2, 0.7, 0.5],               # 2 它 it
-              [0.7, 0.4, 0.7]])              # 3 大 big          E: [|V|, d] = [4, 3]
+tokens = ["獎盃", "行李箱", "它", "大"]   # ids 0-3: trophy, suitcase, it, big
+E = np.array([[0.9, 0.1, 0.4],            # 0 獎盃 trophy
+              [0.3, 0.8, 0.6],            # 1 行李箱 suitcase
+              [0.2, 0.7, 0.5],            # 2 它 it
+              [0.7, 0.4, 0.7]])           # 3 大 big      E: [|V|, d] = [4, 3]
 lib.figures.embeddings.plot_coordinate_dictionary(E, tokens, highlight=2);
 """
 )
@@ -495,14 +496,16 @@ Below we switch to the vocabulary the book's tiny models really use
 
 ch.code(
     """
-big, small = lib.corpus.canonical_pair(LANG)     # the running pair, as word tokens
-ids_big, ids_small = lib.corpus.encode(big, LANG), lib.corpus.encode(small, LANG)
+big, small = lib.corpus.canonical_pair(LANG)   # the running pair, as words
+ids_big = lib.corpus.encode(big, LANG)           # [N]
+ids_small = lib.corpus.encode(small, LANG)       # [N]
 print(list(zip(big, ids_big.tolist())))
 print(list(zip(small, ids_small.tolist())))
 
 rng = np.random.default_rng(0)
-E_any = rng.normal(size=(lib.corpus.vocab_size(), 3))    # any table at all: [|V|, 3]
-X_big, X_small = lib.embed(ids_big, E_any), lib.embed(ids_small, E_any)   # [N, 3] each
+E_any = rng.normal(size=(lib.corpus.vocab_size(), 3))   # any table: [|V|, 3]
+X_big = lib.embed(ids_big, E_any)                       # [N, 3]
+X_small = lib.embed(ids_small, E_any)                   # [N, 3]
 i = lib.corpus.pronoun_index(big, LANG)
 print("it/它 in 'big':  ", X_big[i].round(3))
 print("it/它 in 'small':", X_small[i].round(3))
@@ -567,12 +570,15 @@ held_en = [en for zh, en in heldout]
 def count(tokenizer, sentences):
     return sum(len(tokenizer.encode(s)) for s in sentences)
 
+train_zh = [zh for zh, en in pairs]
+train_en = [en for zh, en in pairs]
 tokenizers = {
-    lib.tr(zh="只學英文", en="English only"): lib.bpe.train_bpe([en for zh, en in pairs], 200),
+    lib.tr(zh="只學英文", en="English only"): lib.bpe.train_bpe(train_en, 200),
     lib.tr(zh="中英各半", en="both halves"): tok,
-    lib.tr(zh="只學中文", en="Chinese only"): lib.bpe.train_bpe([zh for zh, en in pairs], 200),
+    lib.tr(zh="只學中文", en="Chinese only"): lib.bpe.train_bpe(train_zh, 200),
 }
-counts = {name: (count(t, held_zh), count(t, held_en)) for name, t in tokenizers.items()}
+counts = {name: (count(t, held_zh), count(t, held_en))
+          for name, t in tokenizers.items()}
 chars = (sum(map(len, held_zh)), sum(map(len, held_en)))
 for name, (n_zh, n_en) in counts.items():
     print(f"{name:14} zh {n_zh:4d}  en {n_en:4d}  zh/en = {n_zh / n_en:.2f}")
@@ -714,9 +720,10 @@ the cell below, then run the check.
 ch.code(
     """
 ids = [0, 2, 3]
-X = np.zeros((3, 3))      # TODO: build the one-hot matrix [N, |V|] and multiply it by E
-lib.check(X, lib.embed(ids, E), hint=lib.tr(zh="提示：np.eye(4)[ids] 就是 one-hot 矩陣。",
-                                            en="Hint: np.eye(4)[ids] is the one-hot matrix."));
+X = np.zeros((3, 3))   # TODO: one-hot matrix [N, |V|] times E
+hint = lib.tr(zh="提示：np.eye(4)[ids] 就是 one-hot 矩陣。",
+              en="Hint: np.eye(4)[ids] is the one-hot matrix.")
+lib.check(X, lib.embed(ids, E), hint=hint);
 """
 )
 

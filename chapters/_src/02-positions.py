@@ -200,8 +200,8 @@ E = np.array([[0.9, 0.1, 0.4],        # 0 獎盃 trophy
               [0.7, 0.4, 0.7]])       # 3 大 big             E: [|V|, d] = [4, 3]
 max_len = 12
 rng = np.random.default_rng(2)
-E_pos = rng.normal(0.0, 0.15, size=(max_len, 3)).round(1)   # stands in for a trained table
-E_pos[11] = [0.1, -0.2, 0.0]                                 # the row of seat 11   [max_len, d]
+E_pos = rng.normal(0.0, 0.15, size=(max_len, 3)).round(1)   # [max_len, d]
+E_pos[11] = [0.1, -0.2, 0.0]          # the notes' row for seat 11
 
 x_word = lib.embed(2, E)             # 它 / it          [d]
 x_seat11 = x_word + lib.embed(11, E_pos)
@@ -233,7 +233,12 @@ lib.glue("last_seat", max_len - 1)
 """
 )
 
-ch.code('lib.figures.positions.plot_position_add(x_word, E_pos[11], lib.tr(zh="它", en="it"), 11);')
+ch.code(
+    """
+it = lib.tr(zh="它", en="it")
+lib.figures.positions.plot_position_add(x_word, E_pos[11], it, 11);
+"""
+)
 
 md(
     zh="""
@@ -250,7 +255,7 @@ vector. Move the slider to seat "it" elsewhere:
 
 ch.code(
     """
-draw = partial(lib.figures.positions.plot_seat, E_pos, x_word, lib.tr(zh="它", en="it"))
+draw = partial(lib.figures.positions.plot_seat, E_pos, x_word, it)
 lib.widgets.frames_widget(draw, {"seat": list(range(max_len + 1))},
                           labels={"seat": lib.tr(zh="座位", en="seat")})
 """
@@ -328,9 +333,10 @@ ch.code(
     """
 lengths = Counter(len(e.tokens) for e in lib.corpus.examples(split="train"))
 print("sentence lengths in training:", dict(sorted(lengths.items())))
-P_start = lib.tiny_models.init_params(cfg, seed=info["seed"])["P"]   # before training [max_len, d]
-P_end = params["P"]                                                  # after training  [max_len, d]
-change = np.linalg.norm(P_end - P_start, axis=1) / np.linalg.norm(P_start, axis=1)   # [max_len]
+P_start = lib.tiny_models.init_params(cfg, seed=info["seed"])["P"]  # before
+P_end = params["P"]                                # after  [max_len, d]
+norm = partial(np.linalg.norm, axis=1)
+change = norm(P_end - P_start) / norm(P_start)      # [max_len]
 lib.figures.positions.plot_position_change(change, n_seen=max(lengths));
 """
 )
@@ -395,7 +401,7 @@ corpus every pair of nouns occurs in **both orders**:
 ch.code(
     """
 big, small = lib.corpus.canonical_pair(LANG)
-a, b = lib.corpus.nouns_of(big, LANG)                       # the two candidate nouns
+a, b = lib.corpus.nouns_of(big, LANG)        # the two candidate nouns
 swapped = [b if t == a else a if t == b else t for t in big]
 print(" ".join(big))
 print(" ".join(swapped))
@@ -439,9 +445,12 @@ ch.code(
     """
 with_pos = lib.tr(zh="有位置嵌入", en="with positions")
 no_pos = lib.tr(zh="沒有位置嵌入", en="without positions")
-langs = {"zh": lib.tr(zh="中文", en="Chinese"), "en": lib.tr(zh="英文", en="English")}
-accuracy = {label: {langs[lg]: lib.winograd.heldout_accuracy(lg, model=model) for lg in langs}
-            for label, model in [(with_pos, "encoder"), (no_pos, "encoder_nopos")]}
+langs = {"zh": lib.tr(zh="中文", en="Chinese"),
+         "en": lib.tr(zh="英文", en="English")}
+models = {with_pos: "encoder", no_pos: "encoder_nopos"}
+accuracy = {label: {name: lib.winograd.heldout_accuracy(lg, model=model)
+                    for lg, name in langs.items()}
+            for label, model in models.items()}
 for label, row in accuracy.items():
     print(label, {k: round(v, 3) for k, v in row.items()})
 """
@@ -485,7 +494,7 @@ first. Finally, the running example itself, and the sentence with its nouns swap
 ch.code(
     """
 readings = {}
-for model, label in [("encoder", with_pos), ("encoder_nopos", no_pos)]:
+for label, model in models.items():
     for sentence in (big, swapped):
         r = lib.winograd.resolve(sentence, LANG, model=model)
         readings[model, tuple(sentence)] = r
@@ -592,9 +601,9 @@ ch.code(
     """
 ids = [0, 1, 2, 3]
 X = lib.embed(ids, E)     # TODO: this is only the words; add each seat's row
-lib.check(X, lib.embed(ids, E) + lib.embed([0, 1, 2, 3], E_pos),
-          hint=lib.tr(zh="提示：位置表也用 lib.embed 查，座位號碼就是編號。",
-                      en="Hint: look the seats up with lib.embed too; the seat number is the id."));
+hint = lib.tr(zh="提示：位置表也用 lib.embed 查，座位號碼就是編號。",
+              en="Hint: look up the seats with lib.embed too; a seat is an id.")
+lib.check(X, lib.embed(ids, E) + lib.embed([0, 1, 2, 3], E_pos), hint=hint);
 """
 )
 
