@@ -326,7 +326,106 @@ print("rollout from the pronoun to", route["rollout"]["nouns"], ":",
 """
 )
 
-ch.md(zh="TODO-ROUTE", en="TODO-ROUTE")
+ch.hidden(
+    """
+from lib import corpus
+
+def _route_numbers(lang):
+    big_, small_ = lib.winograd.canonical_pair(lang)
+    rb, rs = lib.winograd.resolve(big_, lang), lib.winograd.resolve(small_, lang)
+    q, adj = rb.pronoun_index, [i for i, (a, b) in enumerate(zip(big_, small_)) if a != b][0]
+    n1, n2 = rb.candidate_indices                       # first and second noun
+    last = rb.attention.shape[0] - 1
+    keys_small = [j for j in np.argsort(rs.attention[last, :, q].max(0))[::-1] if j != q]
+    return {
+        "l2_adj_big": float(rb.attention[last, :, q, adj].max()),     # 它 → 大, best head of the last layer
+        "l2_adj_small": float(rs.attention[last, :, q, adj].max()),   # 它 → 小
+        "l1_adj_noun1_big": float(rb.attention[0, :, adj, n1].max()), # 大 → first noun, best layer-1 head
+        "l1_adj_noun2_small": float(rs.attention[0, :, adj, n2].max()),  # 小 → second noun
+        "l1_adj_top_big": big_[[j for j in np.argsort(rb.attention[0, :, adj].max(0))[::-1] if j != adj][0]],
+        "l2_top_small": small_[keys_small[0]],
+        "l2_top_small_w": float(rs.attention[last, :, q, keys_small[0]].max()),
+        "roll_big": lib.attention_rollout(rb.attention)[q, [n1, n2]],
+        "roll_small": lib.attention_rollout(rs.attention)[q, [n1, n2]],
+        "noun1": big_[n1], "noun2": big_[n2],
+    }
+
+rn = {lang: _route_numbers(lang) for lang in ("zh", "en")}
+for lang, d in rn.items():
+    for key in ("l2_adj_big", "l2_adj_small", "l1_adj_noun1_big", "l1_adj_noun2_small", "l2_top_small_w"):
+        lib.glue(f"{key}_{lang}", d[key])
+    lib.glue(f"l2_top_small_{lang}", d["l2_top_small"])
+    for which in ("big", "small"):
+        lib.glue(f"roll_{which}_n1_{lang}", float(d[f"roll_{which}"][0]))
+        lib.glue(f"roll_{which}_n2_{lang}", float(d[f"roll_{which}"][1]))
+stats = {lang: lib.winograd.head_statistics(lang) for lang in ("zh", "en")}
+roll_acc = {lang: lib.winograd.rollout_accuracy(lang) for lang in ("zh", "en")}
+for lang in ("zh", "en"):
+    pref = stats[lang]["prefers_referent"]
+    lib.glue(f"l1_pref_{lang}", float(pref[0].max()))
+    lib.glue(f"l2_pref_max_{lang}", float(pref[-1].max()))
+    lib.glue(f"l2_to_adj_{lang}", float(stats[lang]["to_adjective"][-1].mean()))
+    lib.glue(f"roll_acc_{lang}", float(roll_acc[lang]))
+lib.glue("n_heldout", int(stats["zh"]["n_sentences"]));
+"""
+)
+
+ch.check(
+    """
+for lang, d in rn.items():
+    assert d["l2_adj_big"] > 0.8, d                          # 它 → 大 in layer 2
+    assert d["l1_adj_top_big"] == d["noun1"], d              # 大 → the first noun in layer 1
+    assert d["roll_big"][0] > d["roll_big"][1] and d["roll_small"][1] > d["roll_small"][0], d
+assert rn["en"]["l2_adj_small"] > 0.8 and rn["en"]["l1_adj_noun2_small"] > 0.5   # English mirrors it
+assert rn["zh"]["l2_adj_small"] < 0.1 and rn["zh"]["l1_adj_noun2_small"] < 0.1   # Chinese does not
+for lang in ("zh", "en"):
+    assert stats[lang]["prefers_referent"][0].max() == 0.5  # layer 1 cannot flip (exercise 1)
+    assert stats[lang]["prefers_referent"][-1].max() < 0.75 and roll_acc[lang] >= 0.95
+"""
+)
+
+ch.md(
+    zh="""
+**太大句：兩步走，兩種語言都一樣。** 第 2 層裡，「它」把注意力幾乎全給了「大」：最集中的那個頭，中文 {glue:text}`l2_adj_big_zh:.0%`、英文 {glue:text}`l2_adj_big_en:.0%`。而「大」在第 1 層看的是獎盃：中文 {glue:text}`l1_adj_noun1_big_zh:.0%`、英文 {glue:text}`l1_adj_noun1_big_en:.0%`。所以「它」不是直接看獎盃，而是**透過形容詞**，二手拿到獎盃的訊息。
+
+**太小句：兩種語言分道揚鑣。** 英文照著鏡子走一遍：*it* 在第 2 層看 *small*（{glue:text}`l2_adj_small_en:.0%`），*small* 在第 1 層看 *suitcase*（{glue:text}`l1_adj_noun2_small_en:.0%`）。中文卻不是：第 2 層的「它」幾乎不看「小」（最多 {glue:text}`l2_adj_small_zh:.0%`），權重最高的是「{glue:text}`l2_top_small_zh`」（{glue:text}`l2_top_small_w_zh:.0%`）；第 1 層的「小」給行李箱的也最多只有 {glue:text}`l1_adj_noun2_small_zh:.0%`。模型在這一句走了另一條路，而單看這幾張熱圖，看不出是哪一條。
+
+**展開圖把兩層接起來。** 不論哪條路，「它」最後用到的輸入都翻轉了：中文太大句給獎盃 {glue:text}`roll_big_n1_zh:.2f`、行李箱 {glue:text}`roll_big_n2_zh:.2f`，太小句反過來是 {glue:text}`roll_small_n1_zh:.2f` 與 {glue:text}`roll_small_n2_zh:.2f`；英文是 {glue:text}`roll_big_n1_en:.2f`／{glue:text}`roll_big_n2_en:.2f` 與 {glue:text}`roll_small_n1_en:.2f`／{glue:text}`roll_small_n2_en:.2f`。
+
+一組句子不夠，再看全部 {glue:text}`n_heldout:d` 句中文保留句（英文一樣多）。沒有任何一個頭能單獨從「它」指到正確的名詞：第 1 層的頭恰好 {glue:text}`l1_pref_zh:.0%`（和亂猜一樣，練習 1 會說明為什麼一定如此），第 2 層最好的頭也只有 {glue:text}`l2_pref_max_zh:.0%`（英文 {glue:text}`l2_pref_max_en:.0%`）；第 2 層的頭平均把 {glue:text}`l2_to_adj_zh:.0%`（英文 {glue:text}`l2_to_adj_en:.0%`）的注意力放在形容詞上。展開圖則在 {glue:text}`roll_acc_zh:.0%`（英文 {glue:text}`roll_acc_en:.0%`）的句子裡偏向正確的名詞。
+""",
+    en="""
+**The big sentence: two hops, in both languages.** In layer 2, "it" gives nearly all its attention
+to "big": {glue:text}`l2_adj_big_zh:.0%` in Chinese and {glue:text}`l2_adj_big_en:.0%` in English,
+for the most focused head. And "big", in layer 1, looked at the trophy:
+{glue:text}`l1_adj_noun1_big_zh:.0%` in Chinese, {glue:text}`l1_adj_noun1_big_en:.0%` in English.
+So "it" does not look at the trophy directly; it gets the trophy second-hand, **through the
+adjective**.
+
+**The small sentence: the languages part ways.** English runs the mirror image: *it* looks at
+*small* in layer 2 ({glue:text}`l2_adj_small_en:.0%`), and *small* looks at *suitcase* in layer 1
+({glue:text}`l1_adj_noun2_small_en:.0%`). Chinese does not: in layer 2, 它 hardly looks at 小 (at
+most {glue:text}`l2_adj_small_zh:.0%`); its largest weight goes to {glue:text}`l2_top_small_zh`
+({glue:text}`l2_top_small_w_zh:.0%`), and in layer 1, 小 gives 行李箱 ("suitcase") at most
+{glue:text}`l1_adj_noun2_small_zh:.0%`. The model took another road in this sentence, and these
+heatmaps alone do not show which.
+
+**Rollout chains the two layers.** Whatever the road, the inputs "it" ends up using flip: in
+Chinese the big sentence gives the trophy {glue:text}`roll_big_n1_zh:.2f` and the suitcase
+{glue:text}`roll_big_n2_zh:.2f`, the small sentence the reverse, {glue:text}`roll_small_n1_zh:.2f`
+and {glue:text}`roll_small_n2_zh:.2f`; in English {glue:text}`roll_big_n1_en:.2f` /
+{glue:text}`roll_big_n2_en:.2f` against {glue:text}`roll_small_n1_en:.2f` /
+{glue:text}`roll_small_n2_en:.2f`.
+
+One pair is not enough, so look at all {glue:text}`n_heldout:d` held-out sentences in Chinese (as
+many in English). No single head points from "it" to the right noun: layer-1 heads do exactly
+{glue:text}`l1_pref_zh:.0%` (chance; exercise 1 shows why they must), and the best layer-2 head only
+{glue:text}`l2_pref_max_zh:.0%` in Chinese ({glue:text}`l2_pref_max_en:.0%` in English); on average
+the layer-2 heads put {glue:text}`l2_to_adj_zh:.0%` ({glue:text}`l2_to_adj_en:.0%` in English) of
+their attention on the adjective. The rollout favours the right noun in
+{glue:text}`roll_acc_zh:.0%` of the sentences ({glue:text}`roll_acc_en:.0%` in English).
+""",
+)
 
 # ---------------------------------------------------------------- ablation
 ch.md(
@@ -350,11 +449,82 @@ ch.code(
     """
 acc = {lang: lib.figures.heatmaps.ablation_accuracies(lang) for lang in ("zh", "en")}
 for lang, a in acc.items():
-    print(lang, {("all on" if k is None else f"off L{k[0] + 1}H{k[1] + 1}"): round(v, 3) for k, v in a.items()})
+    print(lang, "  ".join(f"{lib.figures.heatmaps.ablation_name(k)}: {v:.1%}" for k, v in a.items()))
 """
 )
 
-ch.md(zh="TODO-ABLATION", en="TODO-ABLATION")
+ch.hidden(
+    """
+names = lib.figures.heatmaps.map_names(*r_big.attention.shape[:2])
+A_heads = r_big.attention.shape[1]
+def _name(key):
+    return names[key[0] * A_heads + key[1]]
+pretty = {lang: lib.figures.heatmaps.prettiest_head(lang) for lang in ("zh", "en")}
+shift = {lang: lib.figures.heatmaps.pronoun_shift(lang) for lang in ("zh", "en")}
+heads = [k for k in acc["zh"] if isinstance(k, tuple) and k[0] != "layer"]
+vital = {lang: min(heads, key=lambda k: acc[lang][k]) for lang in ("zh", "en")}
+last = r_big.attention.shape[0] - 1
+for lang in ("zh", "en"):
+    lib.glue(f"pretty_name_{lang}", _name(pretty[lang]))
+    lib.glue(f"pretty_shift_{lang}", shift[lang][pretty[lang]])
+    lib.glue(f"pretty_acc_{lang}", acc[lang][pretty[lang]])
+    lib.glue(f"vital_name_{lang}", _name(vital[lang]))
+    lib.glue(f"vital_acc_{lang}", acc[lang][vital[lang]])
+    lib.glue(f"l2_shift_max_{lang}", max(shift[lang][(last, h)] for h in range(A_heads)))
+    lib.glue(f"l2_off_min_{lang}", min(acc[lang][(last, h)] for h in range(A_heads)))
+    lib.glue(f"l2_both_off_{lang}", acc[lang][("layer", last)])
+    lib.glue(f"l1_both_off_{lang}", acc[lang][("layer", 0)]);
+"""
+)
+
+ch.check(
+    """
+for lang in ("zh", "en"):
+    assert pretty[lang][0] == last and vital[lang][0] == 0           # pretty in layer 2, vital in layer 1
+    assert acc[lang][pretty[lang]] > acc[lang][vital[lang]] + 0.1
+    assert min(acc[lang][(last, h)] for h in range(A_heads)) >= 0.9     # each layer-2 head alone: cheap
+    assert acc[lang][("layer", last)] < 0.6 and acc[lang][("layer", 0)] < 0.6   # a whole layer: chance
+assert shift["zh"][pretty["zh"]] > 0.8 and max(shift["en"][(last, h)] for h in range(A_heads)) < 0.1
+"""
+)
+
+ch.code("lib.figures.heatmaps.plot_ablation(acc, highlight=pretty[LANG]);")
+
+ch.md(
+    zh="""
+哪個頭的圖最「漂亮」？用差的畫面來量：「它」那一列在兩句之間變化最大的頭。中文是{glue:text}`pretty_name_zh`，變化量（兩列差的絕對值總和的一半）高達 {glue:text}`pretty_shift_zh:.2f`，也就是上面那張整片翻轉的圖。可是把它單獨關掉，答對率還有 {glue:text}`pretty_acc_zh:.0%`。最重要的單一頭反而是{glue:text}`vital_name_zh`，關掉後只剩 {glue:text}`vital_acc_zh:.0%`；它在第 1 層，兩句裡的圖幾乎一樣（練習 1 說明它不可能翻轉）。英文也一樣：最重要的是{glue:text}`vital_name_en`（關掉剩 {glue:text}`vital_acc_en:.0%`），而第 2 層兩個頭的「它」那一列在兩句之間幾乎不變（變化量最多 {glue:text}`l2_shift_max_en:.2f`），因為兩句裡 *it* 都看形容詞，差別藏在形容詞帶來的內容裡，熱圖看不出來。
+
+但別急著說第 2 層不重要。單獨關掉第 2 層任一個頭，答對率至少還有 {glue:text}`l2_off_min_zh:.0%`（英文 {glue:text}`l2_off_min_en:.0%`）；兩個**一起**關掉，就掉到 {glue:text}`l2_both_off_zh:.0%`（英文 {glue:text}`l2_both_off_en:.0%`），和亂猜差不多。兩個頭做的是同一件事（都看形容詞），互為備援，所以一次只關一個，會低估它們。第 1 層兩個頭一起關掉也一樣：{glue:text}`l1_both_off_zh:.0%`／{glue:text}`l1_both_off_en:.0%`。
+
+結論：**最漂亮的圖，不一定屬於最重要的頭**；而「重要」本身，也要看你怎麼介入。熱圖告訴我們去哪裡找，介入實驗才告訴我們找到了什麼。
+""",
+    en="""
+Which head has the "prettiest" picture? Measure it with the difference view: the head whose row
+for "it" changes most between the two sentences. In Chinese it is {glue:text}`pretty_name_zh`,
+with a change (half the summed absolute difference of the two rows) of
+{glue:text}`pretty_shift_zh:.2f`: the map that flips wholesale above. Yet switched off on its
+own, it leaves the accuracy at {glue:text}`pretty_acc_zh:.0%`. The most important single head is
+{glue:text}`vital_name_zh`, which leaves only {glue:text}`vital_acc_zh:.0%`; it sits in layer 1,
+where the two sentences' pictures are almost identical (exercise 1 shows it cannot flip). English
+agrees: the most important head is {glue:text}`vital_name_en` (switched off:
+{glue:text}`vital_acc_en:.0%`), while the row of *it* in the two layer-2 heads hardly changes
+between the sentences (a change of at most {glue:text}`l2_shift_max_en:.2f`), because *it* looks
+at the adjective in both; the difference hides in what the adjective carries, which no heatmap
+shows.
+
+But do not conclude that layer 2 is unimportant. Switch off either layer-2 head alone and the
+accuracy stays at {glue:text}`l2_off_min_zh:.0%` or more ({glue:text}`l2_off_min_en:.0%` in
+English); switch off both **together** and it falls to {glue:text}`l2_both_off_zh:.0%`
+({glue:text}`l2_both_off_en:.0%` in English), about chance. The two heads do the same job (both
+look at the adjective) and back each other up, so switching off one at a time underrates them.
+Switching off both layer-1 heads does the same: {glue:text}`l1_both_off_zh:.0%` /
+{glue:text}`l1_both_off_en:.0%`.
+
+The conclusion: **the prettiest picture need not belong to the head that matters most**, and
+"matters" itself depends on how you intervene. Heatmaps tell us where to look; interventions
+tell us what we found.
+""",
+)
 
 # ------------------------------------------------------------------- 7.4 surprisal
 ch.md(
@@ -398,7 +568,62 @@ lib.figures.heatmaps.plot_surprisal(pair);
 """
 )
 
-ch.md(zh="TODO-SURPRISAL", en="TODO-SURPRISAL")
+ch.hidden(
+    """
+sur = {lang: lib.figures.heatmaps.surprisal_pair(lang) for lang in ("zh", "en")}
+for lang, pr in sur.items():
+    big_l, small_l = pr["big"], pr["small"]
+    adj_j = [j for j, (a, b) in enumerate(zip(big_l, small_l)) if a[0] != b[0]][0]
+    noun2 = lib.corpus.nouns_of([t for t, _ in big_l], lang)[-1]
+    noun2_j = [t for t, _ in big_l].index(noun2)
+    lib.glue(f"s_big_{lang}", big_l[adj_j][1])
+    lib.glue(f"s_small_{lang}", small_l[adj_j][1])
+    lib.glue(f"p_bigword_{lang}", 2 ** -big_l[adj_j][1])
+    lib.glue(f"p_smallword_{lang}", 2 ** -small_l[adj_j][1])
+    lib.glue(f"s_noun2_{lang}", big_l[noun2_j][1])
+    others = [b for j, (_, b) in enumerate(big_l) if j not in (adj_j, noun2_j) and j != 0]
+    lib.glue(f"s_other_max_{lang}", max(others))
+lib.glue("s_noun1_en", sur["en"]["big"][0][1])
+lib.glue("s_pron_zh", dict(sur["zh"]["big"])["它"]);
+"""
+)
+
+ch.check(
+    """
+for lang, pr in sur.items():
+    bits = dict(pr["big"])
+    adj = pr["big"][-2][0] if lang == "zh" else pr["big"][-1][0]
+    assert 0.3 < bits[adj] < 2.5                       # a real choice, about a coin toss
+    nouns = set(lib.corpus.nouns_of(list(bits), lang))
+    rest = [b for t, b in pr["big"][1:] if t not in nouns and t != adj]
+    assert max(rest) < 0.2                              # everything else is nearly forced
+assert sur["en"]["big"][0][1] > 3                      # English pays for the first noun
+"""
+)
+
+ch.md(
+    zh="""
+意外集中在三個地方，其餘詞元都低於 {glue:text}`s_other_max_zh:.2f` 位元（英文 {glue:text}`s_other_max_en:.2f`）。第一是**名詞**：看到「獎盃 放不進」之後，是哪個容器放不進？「行李箱」花了 {glue:text}`s_noun2_zh:.1f` 位元（英文 *suitcase* {glue:text}`s_noun2_en:.1f` 位元）。英文的第一個名詞 *trophy* 也要算分（中文的第一個詞不算，第 6 章談過），花了 {glue:text}`s_noun1_en:.1f` 位元。第二是**形容詞**：讀到「太」的時候，「大」與「小」都合理，解碼器給「大」{glue:text}`p_bigword_zh:.0%`、「小」{glue:text}`p_smallword_zh:.0%`，驚奇度分別是 {glue:text}`s_big_zh:.2f` 與 {glue:text}`s_small_zh:.2f` 位元；英文則幾乎是擲銅板（{glue:text}`p_bigword_en:.0%` 對 {glue:text}`p_smallword_en:.0%`）。第三，代名詞本身一點也不意外：「它」只有 {glue:text}`s_pron_zh:.2f` 位元，因為「因為」之後幾乎總是「它」。
+
+整組句子最關鍵的那個字，對只看左邊的模型來說正好是猜不到的。它在讀到「它」的時候還不知道答案；要等「大」或「小」出現，資訊才進得來。
+""",
+    en="""
+The surprise sits in three places; every other token costs less than
+{glue:text}`s_other_max_en:.2f` bits in English ({glue:text}`s_other_max_zh:.2f` in Chinese). First,
+the **nouns**: after "the trophy doesn't fit into the", which container is it? "suitcase" costs
+{glue:text}`s_noun2_en:.1f` bits ({glue:text}`s_noun2_zh:.1f` in Chinese); and the English first noun, *trophy*, is scored
+(the Chinese first word is not, as chapter 6 discussed), costing {glue:text}`s_noun1_en:.1f` bits.
+Second, the **adjective**: after "too", both "big" and "small" make sense; the decoder gives "big"
+{glue:text}`p_bigword_en:.0%` and "small" {glue:text}`p_smallword_en:.0%`, almost a coin toss (in
+Chinese it leans to 大, {glue:text}`p_bigword_zh:.0%` against {glue:text}`p_smallword_zh:.0%`, a
+surprisal of {glue:text}`s_big_zh:.2f` and {glue:text}`s_small_zh:.2f` bits). Third, the pronoun
+itself is no surprise at all: 它 costs {glue:text}`s_pron_zh:.2f` bits, because "because" is
+nearly always followed by it.
+
+The one word the whole pair turns on is exactly the word a left-to-right model cannot guess. When
+it reads "it" it does not yet know the answer; the information arrives only with "big" or "small".
+""",
+)
 
 # ------------------------------------------------------------ 7.5 back to the sentence
 ch.md(

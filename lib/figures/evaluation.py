@@ -152,16 +152,17 @@ def corpus_unigram_perplexity(split: str = "heldout", lang=None, k: float = 1.0)
     return unigram_perplexity(_targets("train"), _targets(split, lang), corpus.vocab_size() - 2, k=k)
 
 
-def _perplexities(split: str, k: float, lang=None) -> dict:
+def _perplexities(split: str, k: float, lang=None, models=MODELS) -> dict:
     from lib import corpus, winograd
 
-    return {
-        "uniform": float(corpus.vocab_size()),
-        "unigram": corpus_unigram_perplexity(split, lang),
-        "bigram_add1": float(winograd.bigram_perplexity(1.0, split=split, lang=lang)),
-        "bigram_addk": float(winograd.bigram_perplexity(k, split=split, lang=lang)),
-        "decoder": float(winograd.decoder_perplexity(split, lang=lang)),
+    compute = {
+        "uniform": lambda: float(corpus.vocab_size()),
+        "unigram": lambda: corpus_unigram_perplexity(split, lang),
+        "bigram_add1": lambda: float(winograd.bigram_perplexity(1.0, split=split, lang=lang)),
+        "bigram_addk": lambda: float(winograd.bigram_perplexity(k, split=split, lang=lang)),
+        "decoder": lambda: float(winograd.decoder_perplexity(split, lang=lang)),
     }
+    return {m: compute[m]() for m in models}
 
 
 def heldout_perplexities(k: float, lang=None) -> dict:
@@ -172,7 +173,7 @@ def heldout_perplexities(k: float, lang=None) -> dict:
 
 def train_heldout_perplexities(k: float, models=("bigram_addk", "decoder")) -> dict:
     """``{model: (train perplexity, held-out perplexity)}`` for the models that learn pairs."""
-    train, held = _perplexities("train", k), _perplexities("heldout", k)
+    train, held = _perplexities("train", k, models=models), _perplexities("heldout", k, models=models)
     return {m: (train[m], held[m]) for m in models}
 
 

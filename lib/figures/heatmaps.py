@@ -15,7 +15,7 @@ from lib.book import current_lang, tr
 
 __all__ = [
     "plot_attention", "map_names", "pair_maps", "attention_widget", "route", "prettiest_head",
-    "ablation_accuracies", "plot_ablation", "surprisal_pair", "plot_surprisal",
+    "ablation_accuracies", "ablation_name", "plot_ablation", "surprisal_pair", "plot_surprisal",
     "pronoun_shift",
 ]
 
@@ -30,7 +30,7 @@ def _view_names():
 
 def map_names(n_layers: int, n_heads: int) -> list:
     """Display names of the maps: every (layer, head), then the rollout."""
-    names = [tr(zh=f"第 {l + 1} 層・頭 {h + 1}", en=f"layer {l + 1} · head {h + 1}")
+    names = [tr(zh=f"第 {l + 1} 層第 {h + 1} 個頭", en=f"layer {l + 1} · head {h + 1}")
              for l in range(n_layers) for h in range(n_heads)]
     return names + [tr(zh="注意力展開（rollout）", en="attention rollout")]
 
@@ -51,7 +51,9 @@ def plot_attention(weights, tokens, title: str = "", diff: bool = False, highlig
         raise ValueError(f"weights must have shape [{n}, {n}] for {n} tokens, got {list(w.shape)}")
     own = ax is None
     if own:
-        fig, ax = plt.subplots(figsize=(5.6, 5.0))
+        fig, ax = plt.subplots(figsize=(5.4, 4.8))
+        # fixed margins instead of tight_layout: the widget draws 30 of these
+        fig.subplots_adjust(left=0.15, right=0.88, bottom=0.2, top=0.93)
     else:
         fig = ax.figure
     if diff:
@@ -74,8 +76,6 @@ def plot_attention(weights, tokens, title: str = "", diff: bool = False, highlig
     if title:
         ax.set_title(title, fontsize=10)
     fig.colorbar(im, ax=ax, fraction=0.046, pad=0.03)
-    if own:
-        fig.tight_layout()
     return fig
 
 
@@ -132,10 +132,8 @@ def attention_widget(langs=("zh", "en")):
     def draw(language, sentence, attention):
         lang, view, m = lang_by_name[language], view_by_name[sentence], map_by_name[attention]
         w, tokens = maps[lang][(view, m)]
-        fig = plot_attention(w, tokens, title=f"{views[view]} · {attention}", diff=view == "diff",
-                             highlight=_pair(lang)["pronoun"])
-        fig.set_size_inches(5.4, 4.9)
-        return fig
+        return plot_attention(w, tokens, title=f"{views[view]} · {attention}", diff=view == "diff",
+                              highlight=_pair(lang)["pronoun"])
 
     return widgets.frames_widget(
         draw, {"language": list(lang_by_name), "sentence": list(view_by_name),
@@ -222,6 +220,15 @@ def ablation_accuracies(lang: str) -> dict:
     for l in range(L):
         out[("layer", l)] = float(winograd.heldout_accuracy(lang, ablate=tuple((l, h) for h in range(A))))
     return out
+
+
+def ablation_name(key) -> str:
+    """``None`` → all on; ``(layer, head)`` → "L1 H2"; ``("layer", l)`` → "L2 H*" (one line)."""
+    if key is None:
+        return tr(zh="全部開著", en="all on")
+    if key[0] == "layer":
+        return tr(zh=f"關掉第 {key[1] + 1} 層兩個頭", en=f"off: both heads of layer {key[1] + 1}")
+    return tr(zh=f"關掉第 {key[0] + 1} 層第 {key[1] + 1} 個頭", en=f"off: layer {key[0] + 1} head {key[1] + 1}")
 
 
 def _ablation_label(key) -> str:
