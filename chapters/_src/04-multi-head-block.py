@@ -7,6 +7,7 @@ from nbgen import Chapter
 ch = Chapter("04-multi-head-block")
 
 _CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
+_PUNCT = re.compile(r"[\u3000-\u303f\uff00-\uffef]")  # full-width punctuation: no space beside it
 _BLOCK = re.compile(r"^\s*([-*+] |\d+\. |\||#|:::|\$\$|\(def-|```|>)")
 
 
@@ -24,7 +25,9 @@ def _join_zh(text: str) -> str:
         prev = out[-1] if out else ""
         if (not verbatim and prev.strip() and line.strip() and not _BLOCK.match(line)
                 and not _BLOCK.match(prev) and not prev.strip().startswith(("$$", "```"))):
-            glue = "" if (_CJK.match(prev.rstrip()[-1]) and _CJK.match(line.strip()[0])) else " "
+            a, b = prev.rstrip()[-1], line.strip()[0]
+            tight = (_CJK.match(a) and _CJK.match(b)) or _PUNCT.match(a) or _PUNCT.match(b)
+            glue = "" if tight else " "
             out[-1] = prev.rstrip() + glue + line.strip()
         else:
             out.append(line)
