@@ -232,21 +232,3 @@ def test_adjective_index_and_row(lang):
     with pytest.raises(ValueError, match="differ in one token"):
         B.adjective_index(r_big, r_big)
 
-
-def test_plot_ablation_bars(lang):
-    table = [((), 1.0), (((0, 0),), 0.8), (((1, 0), (1, 1)), 0.48)]
-    fig = B.plot_ablation(table)
-    ax = fig.axes[0]
-    assert [round(p.get_width(), 6) for p in ax.patches[:3]] == [1.0, 0.8, 0.48]
-    labels = [t.get_text() for t in ax.get_yticklabels()]
-    assert ("第 2 層全關" in labels) == (lang == "zh") and len(labels) == 3
-
-
-def test_ablation_table_on_the_shipped_encoder():
-    try:
-        table = B.ablation_table("en")
-    except (ImportError, AttributeError, FileNotFoundError) as exc:
-        pytest.skip(f"lib.winograd not available: {exc}")
-    acc = dict(table)
-    assert len(table) == 7 and acc[()] > 0.9
-    assert acc[((1, 0), (1, 1))] < 0.7   # a silent layer 2 leaves a coin flip

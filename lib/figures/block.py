@@ -25,7 +25,7 @@ from lib.book import tr
 __all__ = [
     "post_norm_block", "random_block_params", "param_shapes", "param_count",
     "depth_experiment", "depth_sweep", "adjective_index", "head_summary", "head_table", "heads_widget",
-    "ablation_table", "plot_ablation", "plot_heads", "plot_concat", "plot_residual_update",
+    "plot_heads", "plot_concat", "plot_residual_update",
     "plot_layer_norm", "plot_relu", "plot_depth_experiment", "plot_param_breakdown",
 ]
 
@@ -316,46 +316,6 @@ def head_table(rows, r_big):
             f"{r['top_small']} ({r['top_w_small']:.2f})",
             f"{r['share_big']:.2f} / {r['share_small']:.2f}"]))
     return "\n".join(lines)
-
-
-def ablation_table(lang, n_layers=2, n_heads=2):
-    """Held-out accuracy of the tiny encoder with heads silenced (``lib.winograd``).
-
-    Returns a list of ``(ablate, accuracy)``: none; each single head; each whole layer.
-    ``ablate`` uses 0-based ``(layer, head)`` pairs, as ``lib.winograd.heldout_accuracy``.
-    """
-    cases = [()]
-    cases += [((l, h),) for l in range(n_layers) for h in range(n_heads)]
-    cases += [tuple((l, h) for h in range(n_heads)) for l in range(n_layers)]
-    return [(ab, float(lib.winograd.heldout_accuracy(lang, ablate=ab))) for ab in cases]
-
-
-def _ablation_label(ablate):
-    if not ablate:
-        return tr(zh="全員出席", en="all heads")
-    layers = {l for l, _ in ablate}
-    if len(ablate) > 1 and len(layers) == 1:
-        return tr(zh=f"第 {ablate[0][0] + 1} 層全關", en=f"all of layer {ablate[0][0] + 1}")
-    return " + ".join(tr(zh=f"關掉 {l + 1}·{h + 1}", en=f"off {l + 1}·{h + 1}") for l, h in ablate)
-
-
-def plot_ablation(table, chance=0.5):
-    """Horizontal bars: held-out accuracy with heads silenced (from :func:`ablation_table`)."""
-    labels = [_ablation_label(ab) for ab, _ in table]
-    accs = [a for _, a in table]
-    colors = [_C_T3 if not ab else (_C_POST if len(ab) > 1 else _C_PRE) for ab, _ in table]
-    fig, ax = plt.subplots(figsize=(6.4, 0.45 * len(table) + 0.9), constrained_layout=True)
-    bars = ax.barh(range(len(table)), accs, color=colors)
-    ax.bar_label(bars, labels=[f"{a:.0%}" for a in accs], fontsize=8, padding=2)
-    ax.axvline(chance, color="0.4", linestyle="--", linewidth=1)
-    ax.text(chance, -0.6, tr(zh=" 擲銅板", en=" coin flip"), fontsize=8, color="0.3",
-            va="bottom")
-    ax.set_yticks(range(len(table)), labels)
-    ax.set_xlim(0, 1.1)
-    ax.set_ylim(len(table) - 0.5, -0.9)
-    ax.set_xlabel(tr(zh="沒看過的句子上的答對率", en="accuracy on held-out sentences"))
-    ax.set_ylabel(tr(zh="關掉的頭（層·頭）", en="heads silenced (layer·head)"))
-    return fig
 
 
 def heads_widget(r_big, r_small):
