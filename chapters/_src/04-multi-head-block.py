@@ -967,6 +967,7 @@ lib.glue("gpt3_B", gpt3["total"] / 1e9); lib.glue("gpt3_total", gpt3["total"])
 lib.glue("gpt2_emb_share", (gpt2["embeddings"] + gpt2["positions"]) / gpt2["total"])
 lib.glue("gpt3_emb_share", (gpt3["embeddings"] + gpt3["positions"]) / gpt3["total"])
 lib.glue("gpt3_ffn_share", gpt3["feed_forward"] / gpt3["total"])
+lib.glue("d_ratio", 12288 // 768); lib.glue("L_ratio", 96 // 12)
 lib.glue("gpt2_block", int(12 * 768**2 + 13 * 768))
 lib.glue("tiny_total", tiny["total"]); lib.glue("tiny_d", cfg_tiny.d); lib.glue("tiny_V", cfg_tiny.vocab_size)
 lib.glue("tiny_emb_share", (tiny["embeddings"] + tiny["positions"]) / tiny["total"]);
@@ -988,7 +989,7 @@ md(
     zh="""
 本書的小編碼器（$d =$ {glue:text}`tiny_d:d`、詞彙 {glue:text}`tiny_V:d` 個）只有 {glue:text}`tiny_total:,d` 個參數，和權重檔一個不差。GPT-2 小型版共 {glue:text}`gpt2_total:,d` 個參數，約 {glue:text}`gpt2_M:.0f` M；
 GPT-3 約 {glue:text}`gpt3_B:.0f` B（{glue:text}`gpt3_total:,d` 個）。兩者的組成很不一樣：GPT-2 小型版有
-{glue:text}`gpt2_emb_share:.0%` 的參數在詞嵌入與位置表裡；GPT-3 的 $d$ 大了 16 倍、層數多了 8 倍，
+{glue:text}`gpt2_emb_share:.0%` 的參數在詞嵌入與位置表裡；GPT-3 的 $d$ 大了 {glue:text}`d_ratio:d` 倍、層數多了 {glue:text}`L_ratio:d` 倍，
 $12d^2 L$ 壓倒一切，嵌入只剩 {glue:text}`gpt3_emb_share:.1%`，前饋網路就佔了 {glue:text}`gpt3_ffn_share:.0%`。
 """,
     en="""
@@ -997,7 +998,7 @@ The tiny encoder ($d =$ {glue:text}`tiny_d:d`, a vocabulary of {glue:text}`tiny_
 {glue:text}`gpt2_total:,d` parameters, about {glue:text}`gpt2_M:.0f` M;
 GPT-3 about {glue:text}`gpt3_B:.0f` B ({glue:text}`gpt3_total:,d`). They are
 built very differently: GPT-2 small keeps {glue:text}`gpt2_emb_share:.0%` of its parameters in the
-embedding and position tables; GPT-3's $d$ is 16 times larger and it has 8 times more layers, so
+embedding and position tables; GPT-3's $d$ is {glue:text}`d_ratio:d` times larger and it has {glue:text}`L_ratio:d` times more layers, so
 $12d^2 L$ dwarfs everything, the embeddings are down to {glue:text}`gpt3_emb_share:.1%`, and the
 feed-forward networks alone hold {glue:text}`gpt3_ffn_share:.0%`.
 """,
