@@ -244,7 +244,7 @@ ch.md(
 結構究竟是模型自己長出來的，還是我們讀進去的，要靠**探測**（probe）{cite}`hewitt2019structural` 與**介入**實驗共同回答。
 這一節兩件事都做：先看圖，再動手介入。
 
-**怎麼讀熱圖。** 每一列是「看的詞」（查詢），每一欄是「被看的詞」（鍵），每一列加起來是 1。紅框是「它」那一列。
+**怎麼讀熱圖。** 每一列是「看的詞」（查詢），每一欄是「被看的詞」（鍵），每一列加起來是 1；顏色越深，權重越大。紅框是「它」那一列，格子裡標著它的權重（展開圖的顏色依圖中最大值縮放）。
 「差」的畫面是太大句減太小句：紅色表示在太大句裡看得比較多，藍色表示在太小句裡看得比較多。
 
 **注意力展開（attention rollout）。** 單一個頭只是一層裡的一步。要看兩層合起來，「它」最後從哪些輸入詞取得資訊，
@@ -273,7 +273,8 @@ model or was read into it by us takes **probes** {cite}`hewitt2019structural` an
 **interventions** together to settle. This section does both: look first, then intervene.
 
 **Reading a heatmap.** Each row is the token doing the looking (the query), each column a token
-being looked at (the key), and each row sums to 1. The red frame marks the row of "it". The
+being looked at (the key), and each row sums to 1; the darker the cell, the larger the weight. The red frame marks the row
+of "it", with its weights written in (the rollout's colours are scaled to its largest value). The
 "difference" view is the big sentence minus the small one: red means more weight in the big
 sentence, blue more in the small one.
 

@@ -39,7 +39,7 @@ def map_names(n_layers: int, n_heads: int) -> list:
 
 
 def plot_attention(weights, tokens, title: str = "", diff: bool = False, highlight=None,
-                   ax=None):
+                   ax=None, colorbar: bool = True, axis_labels: bool = True, vmax: float = 1.0):
     """One attention map: row i = query token i, column j = key token j.
 
     ``diff=True`` draws a signed map (a difference of two maps) with a diverging colour scale
@@ -51,7 +51,7 @@ def plot_attention(weights, tokens, title: str = "", diff: bool = False, highlig
         raise ValueError(f"weights must have shape [{n}, {n}] for {n} tokens, got {list(w.shape)}")
     own = ax is None
     if own:
-        fig, ax = plt.subplots(figsize=(5.4, 4.8))
+        fig, ax = plt.subplots(figsize=(5.0, 4.5))
         # fixed margins instead of tight_layout: the widget draws 30 of these
         fig.subplots_adjust(left=0.15, right=0.88, bottom=0.2, top=0.93)
     else:
@@ -60,22 +60,24 @@ def plot_attention(weights, tokens, title: str = "", diff: bool = False, highlig
         lim = max(float(np.abs(w).max()), 1e-6)
         im = ax.imshow(w, cmap="RdBu_r", vmin=-lim, vmax=lim)
     else:
-        im = ax.imshow(w, cmap="Blues", vmin=0, vmax=1)
+        im = ax.imshow(w, cmap="Blues", vmin=0, vmax=vmax)
     ax.set_xticks(range(n), tokens, rotation=60, ha="right", fontsize=9)
     ax.set_yticks(range(n), tokens, fontsize=9)
-    ax.set_xlabel(tr(zh="被看的詞（鍵）", en="attended token (key)"), fontsize=9)
-    ax.set_ylabel(tr(zh="看的詞（查詢）", en="attending token (query)"), fontsize=9)
+    if axis_labels:
+        ax.set_xlabel(tr(zh="被看的詞（鍵）", en="attended token (key)"), fontsize=9)
+        ax.set_ylabel(tr(zh="看的詞（查詢）", en="attending token (query)"), fontsize=9)
     if highlight is not None:
         ax.add_patch(plt.Rectangle((-0.5, highlight - 0.5), n, 1, fill=False, ec=_RED, lw=2))
         row = w[highlight]
         for j, v in enumerate(row):
             if abs(v) >= 0.095:
-                dark = abs(v) > 0.55 * (np.abs(w).max() if diff else 1.0)
+                dark = abs(v) > 0.55 * (np.abs(w).max() if diff else vmax)
                 ax.text(j, highlight, f"{v:+.2f}" if diff else f"{v:.2f}", ha="center",
                         va="center", fontsize=7, color="white" if dark else "black")
     if title:
         ax.set_title(title, fontsize=10)
-    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.03)
+    if colorbar:
+        fig.colorbar(im, ax=ax, fraction=0.046, pad=0.03)
     return fig
 
 
@@ -132,8 +134,11 @@ def attention_widget(langs=("zh", "en")):
     def draw(language, sentence, attention):
         lang, view, m = lang_by_name[language], view_by_name[sentence], map_by_name[attention]
         w, tokens = maps[lang][(view, m)]
+        # 30 frames: no colour bar (the framed row carries the numbers), keeps the notebook fast
+        rollout = m == len(names) - 1       # rollout weights are spread thin: scale to their max
         return plot_attention(w, tokens, title=f"{views[view]} · {attention}", diff=view == "diff",
-                              highlight=_pair(lang)["pronoun"])
+                              highlight=_pair(lang)["pronoun"], colorbar=False,
+                              vmax=float(w.max()) if rollout else 1.0)
 
     return widgets.frames_widget(
         draw, {"language": list(lang_by_name), "sentence": list(view_by_name),
