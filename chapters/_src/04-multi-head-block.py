@@ -325,7 +325,7 @@ md(
 「{glue:text}`adj_small`」則最看重「{glue:text}`adj_small_top`」（{glue:text}`adj_small_w:.2f`）。
 到了第 2 層，「它」轉向句尾：頭 {glue:text}`it_head:d` 在「太大」句把 {glue:text}`it_top_w_big:.2f` 的注意力放在
 「{glue:text}`it_top_big`」，在「太小」句把 {glue:text}`it_top_w_small:.2f` 放在「{glue:text}`it_top_small`」，
-連帶讀到第 1 層寫進這些向量的語境。答案是**分兩步、經由形容詞**傳過來的，這就是區塊要**疊起來**的理由。
+連帶讀到第 1 層寫進這些向量的語境。答案是**分兩步、經由形容詞一帶**傳過來的，這就是區塊要**疊起來**的理由。
 至於「它」直接分給兩個名詞的比例，第 2 層裡兩句差最多的是頭 {glue:text}`flip_head:d`：從 {glue:text}`flip_big:.2f`
 變成 {glue:text}`flip_small:.2f`。第 7 章會用注意力 rollout 把各層串起來看。
 
@@ -349,8 +349,8 @@ at "{glue:text}`adj_small_top`" ({glue:text}`adj_small_w:.2f`). In layer 2, "it"
 the sentence: head {glue:text}`it_head:d` puts {glue:text}`it_top_w_big:.2f` of its attention on
 "{glue:text}`it_top_big`" in the "too big" sentence and {glue:text}`it_top_w_small:.2f` on
 "{glue:text}`it_top_small`" in the "too small" one, and with those vectors it reads what layer 1 wrote
-into them. The answer travels **in two steps, through the adjective** — which is why blocks are
-**stacked**. As for the direct split of "it" between the two nouns, the layer-2 head where it differs most
+into them. The answer travels **in two steps, through the words around the adjective** — which is
+why blocks are **stacked**. As for the direct split of "it" between the two nouns, the layer-2 head where it differs most
 between the sentences is head {glue:text}`flip_head:d`: {glue:text}`flip_big:.2f` against
 {glue:text}`flip_small:.2f`.
 Chapter 7 chains the layers together with attention rollout.
@@ -1010,7 +1010,7 @@ md(
 ## 小結
 
 - **多頭注意力**把 $d$ 維分給 $A$ 個頭，每個頭 $d/A$ 維、各有一個 softmax；串接回 $d$ 維再乘 $\\mathbf{W}^O$。參數量與 $A$ 無關。
-- 小模型的第 1 層分不出「太大」與「太小」兩句，要靠第 2 層；這就是要**疊層**的理由。
+- 小模型的第 1 層裡，「它」分給兩個名詞的比例在兩句中一模一樣；答案要分兩步、經由形容詞一帶才傳得到「它」。這就是要**疊層**的理由。
 - **殘差流**是每個詞元的共筆筆記：注意力在詞元之間搬運資訊，前饋網路就地加工，兩者都只是把結果**加**回去。
 - **前饋網路**先放大約四倍、ReLU、再縮回；**LayerNorm** 是每個向量的 z 分數（分母是 $d$），再乘 $\\gamma$ 加 $\\beta$。
 - **Pre-norm** 只正規化子層的輸入，殘差流不動；**post-norm** 每一步都把殘差流重新正規化。初始化時 post-norm 上層的梯度大、不隨深度縮小，需要暖身；pre-norm 較好訓練。
@@ -1022,8 +1022,9 @@ md(
 - **Multi-head attention** shares $d$ among $A$ heads of $d/A$ each, every head with its own
   softmax; the heads are concatenated back to $d$ and multiplied by $\\mathbf{W}^O$. The parameter
   count does not depend on $A$.
-- Layer 1 of the tiny model cannot tell "too big" from "too small"; layer 2 can. That is the reason
-  to **stack**.
+- In layer 1 of the tiny model, "it" splits its attention between the two nouns exactly alike in
+  both sentences; the answer reaches it in two steps, through the words around the adjective. That
+  is the reason to **stack**.
 - The **residual stream** is each token's shared notebook: attention moves information between
   tokens, the feed-forward network works in place, and both only **add** their results.
 - The **feed-forward network** widens about four times, applies ReLU and narrows back; **LayerNorm**
