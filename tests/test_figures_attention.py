@@ -137,3 +137,15 @@ def test_word_order_plots_the_outputs_it_is_given(lang):
     fig = F.plot_word_order(cases, token="咬")
     points = [c.get_offsets()[0] for ax in fig.axes for c in ax.collections]
     assert np.allclose(points, [[0.465, 0.704], [0.465, 0.704], [0.344, 0.868], [0.427, 0.868]])
+
+
+def test_pronoun_rows_draw_one_bar_per_token_and_label_the_nouns(lang):
+    s1 = "獎盃 放不進 行李箱 ， 因為 它 太 大 了".split()
+    s2 = s1[:-2] + ["小", "了"]
+    rows = [np.full(9, 1 / 9), np.linspace(0, 1, 9) / np.linspace(0, 1, 9).sum()]
+    fig = F.plot_pronoun_rows([s1, s2], rows, ("獎盃", "行李箱"), ("a", "b"))
+    for ax, row in zip(fig.axes, rows):
+        assert np.allclose([p.get_height() for p in ax.patches], row)
+        assert len(ax.texts) == 2                          # the two nouns' weights
+    colours = {matplotlib.colors.to_hex(p.get_facecolor()) for p in fig.axes[0].patches}
+    assert len(colours) == 3

@@ -294,28 +294,78 @@ ch.md(
 輸出的第一個分量 {glue:text}`out_0:.2f` 裡，約 {glue:text}`out_share_pct:.0f`% 來自「獎盃」的值向量 $[1, 0]$。「它」被拉向獎盃，在數學上就是這麼一回事：
 它的新向量，大半是獎盃的內容。
 
-**這個 0.73 不是會翻轉的那個數字。** 講義裡那張整句的注意力圖（第 7 章會用本書訓練的小模型畫出來）看得到整句：
-模型讀「它」時已經看得到後面的「大」或「小」，權重才可能整片轉向獎盃或行李箱。這裡的三個詞裡**沒有**「大」，也沒有「小」；
-{glue:text}`w_trophy:.2f` 只是「它」在這組（為了好算而挑的）向量下分給前面「獎盃」的權重，
-在「太大了」和「太小了」兩句裡都一樣。要讓權重跟著形容詞翻轉，「它」的查詢或鍵必須先吸收「大／小」的訊息，
-這需要看得到整句（雙向注意力，見下文），而且往往要經過不只一層：第 7 章會看到，本書的小模型常常先讓「大／小」看向名詞，
-再讓「它」看向「大／小」。
+**這個 0.73 不是會翻轉的那個數字。** 這裡的三個詞裡**沒有**「大」，也沒有「小」；{glue:text}`w_trophy:.2f` 只是「它」在這組（為了好算而挑的）向量下分給前面「獎盃」的權重，
+在「太大了」和「太小了」兩句裡都一樣。會翻轉的數字，要在整句裡找：模型讀「它」時已經看得到後面的「大」或「小」，權重才可能轉向獎盃或行李箱。
 
-`lib` 的實作很短，和式子一行對一行：
+下面是本書訓練的小模型（雙向的編碼器，兩層、每層兩個頭）讀兩個完整句子時，「它」從每個詞元吸收了多少。
+兩層的注意力要合起來看，這裡用第 7 章介紹的**注意力展開**（attention rollout）把兩層相乘：
 """,
     en=r"""
 Of the output's first component, {glue:text}`out_0:.2f`, about {glue:text}`out_share_pct:.0f`% comes from the
 trophy's value $[1, 0]$. That is what "it is pulled towards the trophy" means in mathematics: its
 new vector is mostly the trophy's content.
 
-**This 0.73 is not the number that flips.** The notes' picture of attention over the whole sentence
-(chapter 7 draws it from the book's own tiny model) sees everything: when the model reads "it", the
-later "big" or "small" is already visible, so the weights can swing to the trophy or to the suitcase. The three tokens here contain **neither** "big" nor "small"; {glue:text}`w_trophy:.2f` is just the
-weight "it" gives the earlier "trophy" with these (hand-picked) vectors, and it is the same in the
-"too big" and the "too small" sentence. For a weight to flip with the adjective, the query or keys
-must first absorb "big/small", which needs the whole sentence in view (bidirectional attention, see
-below) and usually more than one layer: chapter 7 shows that the book's tiny model often lets
-"big/small" attend to the noun first, and then "it" attend to "big/small".
+**This 0.73 is not the number that flips.** The three tokens here contain **neither** "big" nor
+"small"; {glue:text}`w_trophy:.2f` is just the weight "it" gives the earlier "trophy" with these (hand-picked)
+vectors, and it is the same in the "too big" and the "too small" sentence. The number that flips has
+to be found in the whole sentence: when the model reads "it", the later "big" or "small" is already
+visible, so the weights can turn to the trophy or to the suitcase.
+
+Below, the book's own tiny model (a bidirectional encoder, two layers of two heads) reads the two
+complete sentences; the bars show how much "it" draws from each token. Two layers have to be read
+together, so we multiply them with **attention rollout**, which chapter 7 introduces:
+""",
+)
+
+ch.code("""
+pair = lib.winograd.canonical_pair(LANG)                       # the "too big" and "too small" sentences
+readings = [lib.winograd.resolve(sentence, LANG) for sentence in pair]
+rows = [lib.attention_rollout(r.attention)[r.pronoun_index] for r in readings]   # [N] each
+nouns = list(readings[0].probs)                                # the two candidate nouns
+titles = [f"{r.tokens[-2 if LANG == 'zh' else -1]} → {r.referent}" for r in readings]
+lib.figures.attention.plot_pronoun_rows([r.tokens for r in readings], rows, nouns, titles);
+""")
+
+ch.hidden("""
+for tag, r, row in zip(("big", "small"), readings, rows):
+    for k, noun in enumerate(nouns):
+        lib.glue(f"roll_{tag}_{k}", float(row[r.tokens.index(noun)]))
+    lib.glue(f"ref_{tag}", r.referent)
+lib.glue("noun_0", nouns[0]); lib.glue("noun_1", nouns[1])
+adj = len(readings[0].tokens) + (-2 if LANG == "zh" else -1)           # 大 / big
+lib.glue("adj_big", readings[0].tokens[adj])
+lib.glue("l2_adj_big", float(readings[0].attention[-1, :, readings[0].pronoun_index, adj].mean()))
+lib.glue("l1_adj_noun", float(readings[0].attention[0, :, adj, readings[0].tokens.index(nouns[0])].mean()))
+""")
+
+ch.check("""
+big_r, small_r = readings
+assert (big_r.referent, small_r.referent) == (nouns[0], nouns[1])
+i0, i1 = big_r.tokens.index(nouns[0]), big_r.tokens.index(nouns[1])
+assert rows[0][i0] > rows[0][i1] and rows[1][i1] > rows[1][i0]   # the rollout row flips with the adjective
+adj = len(big_r.tokens) + (-2 if LANG == "zh" else -1)
+assert big_r.attention[-1, :, big_r.pronoun_index, adj].mean() > 0.5       # layer 2: it → big
+layer1 = big_r.attention[0, :, adj].mean(axis=0)
+assert layer1[i0] > 0.3 and layer1[i0] > 5 * layer1[i1]                    # layer 1: big → trophy
+""")
+
+ch.md(
+    zh=r"""
+「太大了」那句，「它」從{glue:text}`noun_0`吸收 {glue:text}`roll_big_0:.2f`、從{glue:text}`noun_1`只有 {glue:text}`roll_big_1:.2f`；
+「太小了」那句反過來，{glue:text}`noun_0` {glue:text}`roll_small_0:.2f`、{glue:text}`noun_1` {glue:text}`roll_small_1:.2f`。**這才是會翻轉的數字**，
+而且它來自整句、來自兩層：在「太大了」那句，第二層裡「它」的注意力平均有 {glue:text}`l2_adj_big:.2f` 落在「{glue:text}`adj_big`」上，
+而「{glue:text}`adj_big`」在第一層已經把 {glue:text}`l1_adj_noun:.2f` 的注意力放在「{glue:text}`noun_0`」上（第 4 章與第 7 章會一個頭一個頭拆開來看）。三個詞元的手算例子，只是其中一層、一個頭、一列的算法。
+
+`lib` 的實作很短，和式子一行對一行：
+""",
+    en=r"""
+In the "too big" sentence, "it" draws {glue:text}`roll_big_0:.2f` from "{glue:text}`noun_0`" and only {glue:text}`roll_big_1:.2f` from
+"{glue:text}`noun_1`"; in the "too small" sentence it is the other way round, {glue:text}`roll_small_0:.2f` against
+{glue:text}`roll_small_1:.2f`. **This is the number that flips**, and it comes from the whole sentence and from both
+layers: in the "too big" sentence, "it" puts on average {glue:text}`l2_adj_big:.2f` of its layer-2 attention on
+"{glue:text}`adj_big`", and "{glue:text}`adj_big`" had put {glue:text}`l1_adj_noun:.2f` of its layer-1 attention on "{glue:text}`noun_0`" (chapters 4
+and 7 take the heads apart one by one). The
+three-token calculation is how one row of one head in one layer is computed.
 
 `lib`'s implementation is short and follows the formula line by line:
 """,

@@ -18,7 +18,8 @@ from ..book import tr
 BLUE, ORANGE, GREY, GREEN = "#34558b", "#d9822b", "#9a9a9a", "#3a8a5c"
 
 __all__ = ["plot_worked_example", "entropy_bits", "scaling_frame_data", "draw_scaling",
-           "scaling_widget", "plot_masks", "plot_sentence_masks", "plot_word_order"]
+           "scaling_widget", "open_at", "plot_masks", "plot_sentence_masks", "plot_word_order",
+           "plot_pronoun_rows"]
 
 
 def plot_worked_example(q, K, V, tokens):
@@ -280,5 +281,34 @@ def plot_word_order(cases, token="咬"):
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8, loc="lower right", title=tr(zh=f"「{token}」的輸出", en=f"output of “{token}”"),
                   title_fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def plot_pronoun_rows(sentences, rows, nouns, titles):
+    """Where the pronoun draws from, in each sentence of a Winograd pair (one panel each).
+
+    Parameters
+    ----------
+    sentences : two lists of str
+        The tokens of the "too big" and the "too small" sentence.
+    rows : two array-likes, shape [N]
+        The pronoun's row of an attention map (e.g. ``lib.attention_rollout``) in each sentence.
+    nouns : two str
+        The candidate nouns, drawn in blue and orange; every other token grey.
+    titles : two str
+    """
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.1), sharey=True)
+    for ax, tokens, row, title in zip(axes, sentences, rows, titles):
+        row = np.asarray(row, dtype=float)
+        colours = [BLUE if t == nouns[0] else ORANGE if t == nouns[1] else GREY for t in tokens]
+        ax.bar(range(len(tokens)), row, color=colours)
+        for i, t in enumerate(tokens):
+            if t in nouns:
+                ax.text(i, row[i], f"{row[i]:.2f}", ha="center", va="bottom", fontsize=8)
+        ax.set_xticks(range(len(tokens)), tokens, rotation=60, fontsize=8)
+        ax.set_title(title, fontsize=9)
+        ax.set_ylim(0, max(0.45, float(row.max()) * 1.2))
+    axes[0].set_ylabel(tr(zh="權重", en="weight"), fontsize=8)
     fig.tight_layout()
     return fig
