@@ -137,7 +137,7 @@ ch.code(
 big, small = lib.winograd.canonical_pair(LANG)
 r_big = lib.winograd.resolve(big, LANG)
 r_small = lib.winograd.resolve(small, LANG)
-i = r_big.pronoun_index                       # the position of 它 / it (the same in both)
+i = r_big.pronoun_index                # the position of 它 / it (the same in both)
 print(" ".join(big), "→", r_big.referent)
 print(" ".join(small), "→", r_small.referent)
 print("hidden:", r_big.hidden.shape)          # [L+1, N, d]
@@ -164,9 +164,10 @@ $$
 
 ch.code(
     """
-a = r_big.hidden[:, i]                        # [L+1, d]  它 / it in the "big" sentence, per layer
-b = r_small.hidden[:, i]                      # [L+1, d]  它 / it in the "small" sentence
-cos = (a * b).sum(-1) / (np.linalg.norm(a, axis=-1) * np.linalg.norm(b, axis=-1))   # [L+1]
+a = r_big.hidden[:, i]                 # [L+1, d]  它 / it in the "big" sentence
+b = r_small.hidden[:, i]               # [L+1, d]  它 / it in the "small" sentence
+norms = np.linalg.norm(a, axis=-1) * np.linalg.norm(b, axis=-1)     # [L+1]
+cos = (a * b).sum(-1) / norms                                      # [L+1]
 print(cos.round(3))
 lib.figures.contextual.plot_cosine_by_layer(cos, pronoun=big[i]);
 """
@@ -290,7 +291,7 @@ $\mathbf{h}$ with each row:
 
 ch.code(
     """
-tokens = ["獎盃", "行李箱", "它", "大"]      # ids 0, 1, 2, 3 (trophy, suitcase, it, big): chapter 1
+tokens = ["獎盃", "行李箱", "它", "大"]      # chapter 1: ids 0-3 (trophy, suitcase, it, big)
 E = np.array([[0.9, 0.1, 0.4],               # 0 獎盃 trophy
               [0.3, 0.8, 0.6],               # 1 行李箱 suitcase
               [0.2, 0.7, 0.5],               # 2 它 it
@@ -363,12 +364,12 @@ import torch
 emb = torch.nn.Embedding(4, 3, dtype=torch.float64)   # the input side: E, [|V|, d]
 with torch.no_grad():
     emb.weight.copy_(torch.from_numpy(E))
-head = lib.torch_mirror.tied_lm_head(emb)           # the output side: d → |V|, tied to E
+head = lib.torch_mirror.tied_lm_head(emb)           # the output side, d → |V|, tied
 print("same storage:", head.weight.data_ptr() == emb.weight.data_ptr())
-print("head(h) =", head(torch.from_numpy(h)).detach().numpy().round(2))   # = lib.lm_head(h, E)
+print("head(h) =", head(torch.from_numpy(h)).detach().numpy().round(2))  # lm_head(h, E)
 with torch.no_grad():
     emb.weight[3, 0] = 0.0                           # edit the embedding of 大 / big …
-print("the head's row 3 now:", head.weight[3].detach().numpy())   # … the head changed too
+print("the head's row 3 now:", head.weight[3].detach().numpy())  # … the head changed
 """
 )
 
@@ -552,11 +553,12 @@ the average of the cross-entropy above.
 ch.code(
     """
 device = "cuda" if torch.cuda.is_available() else "cpu"
-torch.set_num_threads(1)              # tensors this small train fastest on one CPU thread
+torch.set_num_threads(1)              # tensors this small: one CPU thread is fastest
 run = lib.tiny_models.train_decoder(seed=0, max_steps=60, device=device,
                                     exs=lib.corpus.examples(lang=LANG, split="train"))
 losses = np.asarray(run.losses)       # one cross-entropy per step
-lib.figures.generation.plot_loss(losses, baseline=np.log(lib.corpus.vocab_size()), device_name=device);
+uniform = np.log(lib.corpus.vocab_size())   # ln |V|: the loss of a uniform guess
+lib.figures.generation.plot_loss(losses, baseline=uniform, device_name=device);
 """
 )
 
@@ -759,10 +761,11 @@ ch.code(
     """
 prefix = lib.figures.generation.blank_prefix(big)        # up to 太 / too
 vocab, probs = lib.winograd.next_token_probs(prefix, LANG)
-top = np.argsort(-probs)[:3]
-print(" ".join(prefix), "＿ →", [(vocab[k], round(float(probs[k]), 3)) for k in top])
-print("greedy  :", " ".join(lib.winograd.generate(big[:2], LANG, 0.01, np.random.default_rng(0))))
-print("tau = 1 :", " ".join(lib.winograd.generate(big[:2], LANG, 1.0, np.random.default_rng(0))))
+for k in np.argsort(-probs)[:3]:                          # the top three candidates
+    print(" ".join(prefix), "＿ →", vocab[k], round(float(probs[k]), 3))
+for tau in (0.01, 1.0):
+    words = lib.winograd.generate(big[:2], LANG, tau, np.random.default_rng(0))
+    print(f"tau = {tau:<4}:", " ".join(words))
 """
 )
 
@@ -829,7 +832,8 @@ ch.code(
 before_it = big[:i + 1]                                   # … 因為 它 / … because it
 _, p_after_it_big = lib.winograd.next_token_probs(big[:i + 1], LANG)
 _, p_after_it_small = lib.winograd.next_token_probs(small[:i + 1], LANG)
-print("decoder, same prediction after", before_it[-1], ":", np.allclose(p_after_it_big, p_after_it_small))
+same = np.allclose(p_after_it_big, p_after_it_small)
+print("decoder, the same prediction after", before_it[-1], ":", same)
 """
 )
 
@@ -963,13 +967,13 @@ equals 0.5. Hint: the smaller $\\tau$, the more probable "big".
 ch.code(
     """
 def tau_for(target, u, lo=0.01, hi=1.0, steps=50):
-    # TODO: bisection on tau. While the probability of token 3 is above `target`, tau can grow.
+    # TODO: bisection on tau. While p(token 3) is above `target`, tau can grow.
     return 1.0                                   # placeholder: replace with your answer
 
 tau_half = tau_for(0.5, u)
-lib.check(lib.softmax(u, temperature=tau_half)[3], 0.5, atol=1e-3,
-          hint=lib.tr(zh="在 lo 和 hi 的中點算機率，太高就把 lo 移上來，太低就把 hi 移下去。",
-                      en="Evaluate at the midpoint of lo and hi; too high: move lo up, too low: move hi down."))
+hint = lib.tr(zh="在 lo 和 hi 的中點算機率：太高就把 lo 移上來，太低就把 hi 移下去。",
+              en="Try the midpoint: too high, move lo up; too low, move hi down.")
+lib.check(lib.softmax(u, temperature=tau_half)[3], 0.5, atol=1e-3, hint=hint)
 """
 )
 
@@ -1043,12 +1047,12 @@ def sentence_loss(tokens):
     for t in range(1, len(tokens)):
         vocab, probs = lib.winograd.next_token_probs(tokens[:t], LANG)
         # TODO: append -ln(probability of tokens[t]) to losses
-    return float(np.mean(losses)) if losses else 0.0   # placeholder until the loop is done
+    return float(np.mean(losses)) if losses else 0.0   # 0.0 until the loop appends
 
 bits = [b for _, b in lib.winograd.surprisal(big, LANG)]
-lib.check(sentence_loss(big), np.mean(bits) * np.log(2), rtol=1e-4,
-          hint=lib.tr(zh="正確詞元的機率是 probs[vocab.index(tokens[t])]；位元換成 nats 要乘 ln 2。",
-                      en="The right token's probability is probs[vocab.index(tokens[t])]; bits × ln 2 = nats."))
+hint = lib.tr(zh="正確詞元的機率是 probs[vocab.index(tokens[t])]；位元換成 nats 要乘 ln 2。",
+              en="p of the right token: probs[vocab.index(tokens[t])]; nats = bits × ln 2.")
+lib.check(sentence_loss(big), np.mean(bits) * np.log(2), rtol=1e-4, hint=hint)
 """
 )
 
