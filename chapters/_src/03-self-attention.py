@@ -298,7 +298,7 @@ ch.md(
 在「太大了」和「太小了」兩句裡都一樣。會翻轉的數字，要在整句裡找：模型讀「它」時已經看得到後面的「大」或「小」，權重才可能轉向獎盃或行李箱。
 
 下面是本書訓練的小模型（雙向的編碼器，兩層、每層兩個頭）讀兩個完整句子時，「它」從每個詞元吸收了多少。
-兩層的注意力要合起來看，這裡用第 7 章介紹的**注意力展開**（attention rollout）把兩層相乘：
+兩層的注意力要合起來看，這裡用第 7 章介紹的{term}`注意力展開 <注意力展開（attention rollout）>`（attention rollout）把兩層相乘：
 """,
     en=r"""
 Of the output's first component, {glue:text}`out_0:.2f`, about {glue:text}`out_share_pct:.0f`% comes from the
@@ -313,7 +313,7 @@ visible, so the weights can turn to the trophy or to the suitcase.
 
 Below, the book's own tiny model (a bidirectional encoder, two layers of two heads) reads the two
 complete sentences; the bars show how much "it" draws from each token. Two layers have to be read
-together, so we multiply them with **attention rollout**, which chapter 7 introduces:
+together, so we multiply them with {term}`attention rollout <attention rollout（注意力展開）>`, which chapter 7 introduces:
 """,
 )
 
@@ -794,7 +794,7 @@ ch.md(
 「人咬狗」只是把同一組「詞與分數」換了排列；加權總和不分先後，所以「咬」的輸出一模一樣，模型確實分不出誰咬誰。
 
 更一般地說：把輸入的詞換個順序，輸出只會跟著換同樣的順序，數值本身不變（上面的檢查確認了「人咬狗」的三個輸出正好是
-「狗咬人」的倒序）。這個性質叫**置換等變**（permutation equivariance）：注意力本身只看「誰和誰相似」，不看「誰坐在哪裡」。
+「狗咬人」的倒序）。這個性質叫{term}`置換等變 <置換等變（permutation equivariance）>`（permutation equivariance）：注意力本身只看「誰和誰相似」，不看「誰坐在哪裡」。
 
 加上位置之後，「咬」是 $\mathbf{x}_2 =$ {glue:text}`x_bites`，分數變成 {glue:text}`dbm_scorep_0:.2f`、{glue:text}`dbm_scorep_1:.2f`、{glue:text}`dbm_scorep_2:.2f`，
 權重 {glue:text}`dbm_wp_0:.3f`、{glue:text}`dbm_wp_1:.3f`、{glue:text}`dbm_wp_2:.3f`（「人咬狗」只是左右對調）。
@@ -811,7 +811,7 @@ really cannot tell who bit whom.
 
 More generally: reorder the input words, and the outputs are reordered the same way, their values
 unchanged (the check above confirms that the three outputs of "man bites dog" are exactly those of
-"dog bites man" in reverse). This property is called **permutation equivariance**: attention by
+"dog bites man" in reverse). This property is called {term}`permutation equivariance <permutation equivariance（置換等變）>`: attention by
 itself sees "who is similar to whom", not "who sits where".
 
 With positions, "bites" is $\mathbf{x}_2 =$ {glue:text}`x_bites`, the scores become {glue:text}`dbm_scorep_0:.2f`, {glue:text}`dbm_scorep_1:.2f`,
@@ -837,7 +837,7 @@ ch.md(
 (def-sinusoidal)=
 ### 正弦編碼：一組同時報時的指針
 
-原始論文 {cite}`vaswani2017attention` 的位置編碼不必學習，用固定的正弦函數算出來。$d$ 維切成 $d/2$ 組，第 $k$ 組以角速度
+原始論文 {cite}`vaswani2017attention` 的{term}`正弦位置編碼 <正弦位置編碼（sinusoidal encoding）>`不必學習，用固定的正弦函數算出來。$d$ 維切成 $d/2$ 組，第 $k$ 組以角速度
 $\omega_k$ 轉動：
 
 $$
@@ -853,7 +853,7 @@ $$
 (def-sinusoidal)=
 ### Sinusoidal encodings: hands of a clock
 
-The original paper {cite}`vaswani2017attention` uses position encodings that are not learned but
+The original paper {cite}`vaswani2017attention` uses {term}`sinusoidal encodings <sinusoidal encoding（正弦位置編碼）>` that are not learned but
 computed from fixed sine waves. The $d$ dimensions form $d/2$ pairs, and pair $k$ turns with angular
 speed $\omega_k$:
 
@@ -977,7 +977,7 @@ ch.md(
 (def-rope)=
 ### RoPE：轉動查詢與鍵
 
-現在的大型語言模型多半使用**旋轉位置編碼** RoPE {cite}`su2024roformer`：位置不加在 $\mathbf{x}$ 上，而是讓 $\mathbf{q}$ 和
+現在的大型語言模型多半使用{term}`旋轉位置編碼 <旋轉位置編碼（RoPE, rotary position embedding）>` RoPE {cite}`su2024roformer`：位置不加在 $\mathbf{x}$ 上，而是讓 $\mathbf{q}$ 和
 $\mathbf{k}$ 依所在位置旋轉一個角度。把列向量 $[x, y]$ 逆時針轉 $\alpha$：
 
 $$
@@ -999,7 +999,7 @@ $$
 (def-rope)=
 ### RoPE: rotating queries and keys
 
-Most of today's large language models use **rotary position embeddings**, RoPE
+Most of today's large language models use {term}`rotary position embeddings <RoPE, rotary position embedding（旋轉位置編碼）>`, RoPE
 {cite}`su2024roformer`: the position is not added to $\mathbf{x}$; instead $\mathbf{q}$ and
 $\mathbf{k}$ are rotated by an angle that depends on where they sit. Turning the row vector $[x, y]$
 counter-clockwise by $\alpha$:
