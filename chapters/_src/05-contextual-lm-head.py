@@ -348,13 +348,15 @@ ch.code("lib.figures.generation.plot_scores_probs(tokens, u, p);")
 md(
     zh="""
 **權重共享是「同一塊記憶體」，不是複製。** 在 PyTorch 裡，把輸出層的權重指向詞嵌入的權重，兩者就是同一個張量：
-改一邊，另一邊跟著變；訓練時兩端的梯度也加在同一個參數上。`lib.torch_mirror` 的小模型就是這樣接起來的：
+改一邊，另一邊跟著變；訓練時兩端的梯度也加在同一個參數上。`lib.torch_mirror.tied_lm_head` 就是這樣接的
+（本書的小模型更直接：輸出層就是 `lm_head(h, E)`，拿的正是輸入端那一個參數 $\\mathbf{E}$）：
 """,
     en="""
 **Tying means "the same memory", not a copy.** In PyTorch, pointing the output layer's weight at
 the embedding's weight makes them one tensor: change one and the other changes; during training
-the gradients from both ends add up in the same parameter. The tiny models of
-`lib.torch_mirror` are wired this way:
+the gradients from both ends add up in the same parameter. `lib.torch_mirror.tied_lm_head` wires
+it this way (the book's tiny models are more direct still: their output layer is
+`lm_head(h, E)` with the very parameter $\\mathbf{E}$ of the input side):
 """,
 )
 
