@@ -121,6 +121,13 @@ class BPE:
         """The readable piece of every token of ``text`` (see :func:`show_piece`)."""
         return [show_piece(self.vocab[i]) for i in self.encode(text)]
 
+    def truncated(self, n_merges: int) -> "BPE":
+        """The same tokenizer stopped after its first ``n_merges`` merges (as if trained that
+        long: training is deterministic, so the first merges never depend on later ones)."""
+        n = min(_v.positive_int(n_merges, "n_merges", minimum=0), len(self.merges))
+        return BPE(merges=list(self.merges[:n]), counts=list(self.counts[:n]),
+                   vocab={i: self.vocab[i] for i in range(256 + n)})
+
     def merge_table(self, first: int | None = None) -> list[tuple[str, str, str, int]]:
         """``(left, right, merged, count)`` for the first ``first`` merges (all by default)."""
         rows = []

@@ -119,3 +119,14 @@ def test_errors_are_the_libs_own():
         B.train_bpe(42, 3)
     with pytest.raises(ValueError, match="n_merges"):
         B.train_bpe("ab", -1)
+
+
+def test_truncated_equals_training_that_long():
+    pairs = B.parallel_text("train")
+    text = [z for z, _ in pairs[:12]] + [e for _, e in pairs[:12]]
+    full = B.train_bpe(text, 60)
+    short = B.train_bpe(text, 25)
+    cut = full.truncated(25)
+    assert cut.merges == short.merges and cut.vocab == short.vocab
+    assert cut.encode(pairs[0][0]) == short.encode(pairs[0][0])
+    assert full.truncated(0).encode("它") == list("它".encode("utf-8"))

@@ -80,3 +80,13 @@ def test_token_counts_bars_are_the_counts(lang):
     assert heights == sorted([411, 237, 235, 266, 137, 512])
     title = ax.get_title()
     assert _has_cjk(title) == (lang == "zh")
+
+
+def test_merges_frame_shows_fewer_tiles_after_more_merges(lang):
+    pairs = B.parallel_text("train")
+    bpe = B.train_bpe([z for z, _ in pairs] + [e for _, e in pairs], 120)
+    rows = [("zh", pairs[0][0]), ("en", pairs[0][1])]
+    tiles = [len(F.plot_merges_frame(bpe, rows, n).axes[0].patches) for n in (0, 40, 120)]
+    assert tiles[0] == len(pairs[0][0].encode()) + len(pairs[0][1].encode())
+    assert tiles[0] > tiles[1] > tiles[2]
+    assert _has_cjk(F.plot_merges_frame(bpe, rows, 40)._suptitle.get_text()) == (lang == "zh")

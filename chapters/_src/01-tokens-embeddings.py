@@ -77,6 +77,7 @@ md(
 ch.code(
     """
 import inspect
+from functools import partial
 import numpy as np
 import lib.figures.embeddings
 """
@@ -328,8 +329,10 @@ md(
     zh="""
 中文句子切成 {glue:text}`n_tok_zh` 個詞元，英文句子 {glue:text}`n_tok_en` 個（· 代表空格）。
 例句在訓練文本裡出現過好幾次，所以「放不進」、「行李箱」這些片段整塊進了詞彙表；
-英文的 ` suitcase`、` because` 也是一整個詞元。「獎盃」出現的次數還不夠多，仍然碎成位元組片段。換成一句斷詞器沒看過的句子，切得就碎得多，
-等一下比較中英文時會看到。
+英文的 ` suitcase`、` because` 也是一整個詞元。「獎盃」出現的次數還不夠多，仍然碎成位元組片段。
+換成一句斷詞器沒看過的句子，切得就碎得多，等一下比較中英文時會看到。
+
+這些詞元是一次一次合併出來的。拉動滑桿，從 0 次合併（純位元組）看到 {glue:text}`n_merges` 次：
 """,
     en="""
 The Chinese sentence becomes {glue:text}`n_tok_zh` tokens, the English one
@@ -338,6 +341,47 @@ training text, so pieces like 「放不進」 and 「行李箱」 entered the vo
 English ` suitcase` and ` because`. 「獎盃」 (trophy) is not frequent enough yet and still falls
 apart into byte pieces. A sentence the tokenizer never saw is cut much finer, as the
 comparison of the two languages will show.
+
+These tokens were built one merge at a time. Move the slider from 0 merges (bare bytes) to
+{glue:text}`n_merges`:
+""",
+)
+
+ch.code(
+    """
+sentences = [(lib.tr(zh="中文", en="Chinese"), zh),
+             (lib.tr(zh="英文", en="English"), en)]
+draw = partial(lib.figures.embeddings.plot_merges_frame, tok, sentences)
+steps = [0, 10, 20, 40, 70, 100, 150, 200]
+lib.widgets.frames_widget(draw, {"n_merges": steps},
+                          labels={"n_merges": lib.tr(zh="合併次數", en="merges")})
+"""
+)
+
+ch.check(
+    """
+assert len(tok.truncated(0).encode(zh)) == len(zh.encode("utf-8"))
+assert tok.truncated(steps[-1]).encode(zh) == ids_zh
+"""
+)
+
+glue_cell(
+    """
+lib.glue("bytes_zh_sentence", len(zh.encode("utf-8")))
+lib.glue("bytes_en_sentence", len(en.encode("utf-8")))
+"""
+)
+
+md(
+    zh="""
+0 次合併時，每個位元組都是一個詞元：中文句子 {glue:text}`bytes_zh_sentence` 個、英文句子 {glue:text}`bytes_en_sentence` 個。
+最先合併的是英文的常見片段和標點；漢字要等它的位元組組合出現得夠多次，才會黏成完整的字，甚至整個詞。
+""",
+    en="""
+With 0 merges every byte is a token: {glue:text}`bytes_zh_sentence` for the Chinese sentence,
+{glue:text}`bytes_en_sentence` for the English one. Frequent English pieces and punctuation merge
+first; a Han character has to wait until its bytes have occurred together often enough to be
+glued into a whole character, or even a whole word.
 """,
 )
 

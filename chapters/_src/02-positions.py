@@ -469,7 +469,7 @@ ch.check(
     """
 for lg in langs.values():
     assert accuracy[with_pos][lg] > 0.9, accuracy
-    assert accuracy[no_pos][lg] < 0.65, accuracy
+    assert abs(accuracy[no_pos][lg] - 0.5) < 1e-9, accuracy   # every bag has a twin
 """
 )
 
@@ -478,16 +478,14 @@ ch.code("lib.figures.positions.plot_ablation(accuracy);")
 md(
     zh="""
 有位置的模型答對 {glue:text}`acc_pos_zh:.0%`（中文）和 {glue:text}`acc_pos_en:.0%`（英文）；
-沒有位置的模型只有 {glue:text}`acc_nopos_zh:.0%` 和 {glue:text}`acc_nopos_en:.0%`，和亂猜差不多。
-它並不是沒學到東西：它一樣知道「大」「小」和名詞，只是分不出哪個名詞在前。
-最後看例句本身，以及名詞對調後的那一句：
+沒有位置的模型只有 {glue:text}`acc_nopos_zh:.0%` 和 {glue:text}`acc_nopos_en:.0%`，和亂猜一樣。
+為什麼？看看例句本身，以及名詞對調後的那一句：
 """,
     en="""
 The model with positions is right {glue:text}`acc_pos_zh:.0%` of the time in Chinese and
 {glue:text}`acc_pos_en:.0%` in English; the one without positions only
-{glue:text}`acc_nopos_zh:.0%` and {glue:text}`acc_nopos_en:.0%`, about what guessing gives. It
-did learn something: it knows big and small and the nouns. It just cannot tell which noun comes
-first. Finally, the running example itself, and the sentence with its nouns swapped:
+{glue:text}`acc_nopos_zh:.0%` and {glue:text}`acc_nopos_en:.0%`, what guessing gives. Why?
+Look at the running example itself, and at the sentence with its nouns swapped:
 """,
 )
 
@@ -526,6 +524,8 @@ md(
 有位置的模型兩句都答對：第一句給{glue:text}`noun_a` {glue:text}`pos_big_a:.3f`，名詞一對調，改給{glue:text}`noun_b` {glue:text}`pos_swap_b:.3f`。
 沒有位置的模型給兩句**一模一樣**的機率（{glue:text}`noun_a` 都是 {glue:text}`nopos_a:.3f`），兩句都回答「{glue:text}`nopos_referent`」，
 所以必定錯一句。這不是訓練不夠：兩個輸入是同一袋詞，再怎麼訓練也分不開。
+留下來的每一句都有這樣一個「雙胞胎」：同一袋詞、相反的答案。所以不論怎麼訓練，沒有位置的模型都剛好對一半，
+上面的 {glue:text}`acc_nopos_zh:.0%` 不是巧合。
 
 詞嵌入說「這是哪些詞」，位置嵌入說「它們坐在哪裡」，兩者相加之後，注意力就有足夠的資訊判斷「它」指的是誰。
 
@@ -543,7 +543,9 @@ in the first sentence; swap the nouns and it gives {glue:text}`pos_swap_b:.3f` t
 {glue:text}`noun_b`. The model without positions gives the two sentences **exactly the same**
 probabilities ({glue:text}`nopos_a:.3f` for the {glue:text}`noun_a` in both) and answers
 "{glue:text}`nopos_referent`" twice, so it must get one wrong. More training would not help: the
-two inputs are the same bag of words.
+two inputs are the same bag of words. Every held-out sentence has such a twin, the same bag of
+words with the opposite answer, so however it is trained, a model without positions is right on
+exactly half of them: the {glue:text}`acc_nopos_en:.0%` above is no accident.
 
 Word embeddings say *which* words; position embeddings say *where* they sit. Only with both added
 together does attention have enough to decide what "it" refers to.

@@ -18,22 +18,8 @@ def _visible(piece: str) -> str:
     return piece.replace(" ", "·").replace("\n", "⏎")
 
 
-def plot_tokens(rows, width=8.0):
-    """Each row: a label and the token pieces of one sentence, drawn as coloured tiles.
-
-    Parameters
-    ----------
-    rows : list of (str, list of str)
-        ``(label, pieces)``; the pieces of one sentence in order (e.g. ``BPE.pieces(text)``).
-    width : float
-        Figure width in inches; long rows wrap onto further lines.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-    """
-    unit = 0.16                                   # inches per character cell
-    max_units = (width - 1.6) / unit
+def _token_layout(rows, max_units):
+    """Wrap each row's tiles into lines no wider than ``max_units`` character cells."""
     layout, n_lines = [], 0
     for label, pieces in rows:
         lines, line, used = [], [], 0.0
@@ -47,6 +33,29 @@ def plot_tokens(rows, width=8.0):
         lines.append(line)
         layout.append((label, pieces, lines))
         n_lines += len(lines)
+    return layout, n_lines
+
+
+def plot_tokens(rows, width=8.0, min_lines=0):
+    """Each row: a label and the token pieces of one sentence, drawn as coloured tiles.
+
+    Parameters
+    ----------
+    rows : list of (str, list of str)
+        ``(label, pieces)``; the pieces of one sentence in order (e.g. ``BPE.pieces(text)``).
+    width : float
+        Figure width in inches; long rows wrap onto further lines.
+    min_lines : int
+        Reserve at least this many lines of tiles (frames of a widget keep one height).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    unit = 0.16                                   # inches per character cell
+    max_units = (width - 1.6) / unit
+    layout, n_lines = _token_layout(rows, max_units)
+    n_lines = max(n_lines, min_lines)
     fig, ax = plt.subplots(figsize=(width, 0.55 * n_lines + 0.5 * len(rows) + 0.2))
     y = 0.0
     for r, (label, pieces, lines) in enumerate(layout):
@@ -67,7 +76,7 @@ def plot_tokens(rows, width=8.0):
             y -= 0.55
         y -= 0.15
     ax.set_xlim(-0.2, max_units + 0.5)
-    ax.set_ylim(y, 0.2)
+    ax.set_ylim(min(y, -(0.55 * n_lines + 0.7 * len(rows))), 0.2)
     ax.axis("off")
     fig.tight_layout()
     return fig
@@ -197,5 +206,28 @@ def plot_token_counts(counts, chars=None):
                  fontsize=11)
     ax.legend(frameon=False, fontsize=9)
     ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    return fig
+
+
+def plot_merges_frame(tokenizer, sentences, n_merges, width=8.0):
+    """One frame of the merge widget: ``sentences`` cut by the first ``n_merges`` merges.
+
+    Parameters
+    ----------
+    tokenizer : lib.bpe.BPE
+        A trained tokenizer; only its first ``n_merges`` merges are used.
+    sentences : list of (str, str)
+        ``(label, text)`` pairs.
+    n_merges : int
+    """
+    tok = tokenizer.truncated(n_merges)
+    most = tokenizer.truncated(0)                 # bare bytes: the most lines any frame needs
+    _, n_lines = _token_layout([(lab, most.pieces(t)) for lab, t in sentences],
+                               (width - 1.6) / 0.16)
+    fig = plot_tokens([(label, tok.pieces(text)) for label, text in sentences], width=width,
+                      min_lines=n_lines)
+    fig.suptitle(tr(zh=f"合併 {n_merges} 次之後", en=f"after {n_merges} merges"),
+                 fontsize=11, x=0.02, ha="left")
     fig.tight_layout()
     return fig
