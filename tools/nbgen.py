@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -43,7 +44,7 @@ class Chapter:
         self.cells: list[tuple[str, dict[str, str], list[str]]] = []
 
     def md(self, *, zh: str, en: str) -> None:
-        self.cells.append(("markdown", {"zh": _dedent(zh), "en": _dedent(en)}, []))
+        self.cells.append(("markdown", {"zh": join_cjk_lines(_dedent(zh)), "en": _dedent(en)}, []))
 
     def code(self, source: str, tags: list[str] | None = None) -> None:
         src = _dedent(source)
@@ -82,6 +83,35 @@ class Chapter:
         for lang in LANGS:
             path = ROOT / "chapters" / lang / f"{self.name}.ipynb"
             path.write_text(self.render(lang), encoding="utf-8")
+
+
+_CJK = r"\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
+_CJK_END = re.compile(f"[{_CJK}]$")
+_CJK_START = re.compile(f"^\\s*[{_CJK}]")
+
+
+def join_cjk_lines(text: str) -> str:
+    """Join a wrapped Chinese paragraph into one line.
+
+    Browsers render a line break between two Chinese characters as a space; source files wrap
+    for reading. Lines are joined only where one ends and the next begins with a CJK character
+    (so tables, lists, headings, directives and math keep their lines), never in code fences.
+    """
+    out: list[str] = []
+    fence = None
+    for line in text.split("\n"):
+        stripped = line.lstrip()
+        if fence is None and stripped.startswith(("```", "~~~")):
+            fence = stripped[:3]
+        elif fence is not None and stripped.startswith(fence):
+            fence = None
+            out.append(line)
+            continue
+        if (fence is None and out and _CJK_END.search(out[-1]) and _CJK_START.search(line)):
+            out[-1] += stripped
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 def _dedent(text: str) -> str:

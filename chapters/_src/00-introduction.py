@@ -70,6 +70,7 @@ ch.md(
 全書反覆回到同一組句子：
 
 > 獎盃放不進行李箱，因為**它**太**大**了。
+>
 > 獎盃放不進行李箱，因為**它**太**小**了。
 
 只差一個字，「它」就從獎盃改指行李箱。這種只差一詞、指涉就翻轉的句對，稱為 **Winograd 結構**
@@ -100,6 +101,7 @@ back into words.
 The book keeps returning to one pair of sentences:
 
 > The trophy doesn't fit into the suitcase because **it** is too **big**.
+>
 > The trophy doesn't fit into the suitcase because **it** is too **small**.
 
 One word changes, and "it" moves from the trophy to the suitcase. A pair like this, where a
