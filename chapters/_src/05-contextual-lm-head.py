@@ -889,6 +889,7 @@ md(
 「因為它太大了」和「因為那個東西太大了」，第 0 層還會是 1 嗎？
 
 :::{dropdown} 解答
+
 第 0 層是詞嵌入加位置嵌入。兩句的「它」查的是 $\\mathbf{E}$ 的同一列，又坐在同一個位置，兩個向量逐位相同，
 所以餘弦剛好是 1。換成「那個東西」，詞元不同（甚至數量不同），查出的列不同，第 0 層就不再相同。
 上下文詞向量要比較的是「同一個詞元、不同語境」，這個練習提醒我們：第 0 層之後出現的差異，全都來自語境。
@@ -897,6 +898,7 @@ md(
 **2.** 若模型給正確的下一個詞機率 0.5，損失是多少？機率要多少，損失才會剛好是 1 nat？
 
 :::{dropdown} 解答
+
 $-\\ln 0.5 \\approx$ {glue:text}`ch5_loss_half:.3f`。損失等於 1 時 $p = e^{-1} \\approx$ {glue:text}`ch5_p_one_nat:.3f`。
 :::
 
@@ -904,6 +906,7 @@ $-\\ln 0.5 \\approx$ {glue:text}`ch5_loss_half:.3f`。損失等於 1 時 $p = e^
 （$|V| =$ {glue:text}`ch5_vocab`、$d =$ {glue:text}`ch5_tiny_d`）裡又省下多少？
 
 :::{dropdown} 解答
+
 省下的是一個 $|V| \\times d$ 的矩陣：GPT-2 約 $50{,}257 \\times 768 \\approx$ {glue:text}`ch5_gpt2_saved:.1f` 百萬個參數；
 小解碼器是 $|V| \\times d =$ {glue:text}`ch5_tiny_saved` 個。對小模型來說，這常常是總參數量裡很大的一塊。
 :::
@@ -912,6 +915,7 @@ $-\\ln 0.5 \\approx$ {glue:text}`ch5_loss_half:.3f`。損失等於 1 時 $p = e^
 (c) 把中文翻成英文。
 
 :::{dropdown} 解答
+
 (a) 只有編碼器（BERT 類）：「它」的向量需要同時看到前後文。(b) 只有解碼器（GPT 類）：一次預測一個詞，只看左邊。
 (c) 編碼器－解碼器（T5 類）：編碼器雙向讀完原文，解碼器一個詞一個詞寫出譯文。
 :::
@@ -982,6 +986,7 @@ lib.check(lib.softmax(u, temperature=tau_half)[3], 0.5, atol=1e-3, hint=hint)
 md(
     zh="""
 :::{dropdown} 解答
+
 ```python
 def tau_for(target, u, lo=0.01, hi=1.0, steps=50):
     for _ in range(steps):
@@ -1061,6 +1066,7 @@ lib.check(sentence_loss(big), np.mean(bits) * np.log(2), rtol=1e-4, hint=hint)
 md(
     zh="""
 :::{dropdown} 解答
+
 ```python
 def sentence_loss(tokens):
     losses = []
