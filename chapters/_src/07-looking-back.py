@@ -667,7 +667,7 @@ ch.md(
 |---|---|---|
 | ① 詞元與詞嵌入 | 句子切成 {glue:text}`n_tokens:d` 個詞元；兩句的「它」查出同一列 | 「它」的編號都是 {glue:text}`pron_id:d` |
 | ② 位置嵌入 | 「它」別上自己的座位號碼，詞序從此能進入計算 | 座位 {glue:text}`pron_seat:d`（從 0 數起）；拿掉位置，答對率只剩 {glue:text}`acc_nopos_zh:.0%`／{glue:text}`acc_nopos_en:.0%` |
-| ③ 注意力 | 「它」依照此刻身旁的詞改寫自己；雙向模型看得到「大」或「小」 | 展開圖上，「它」給先行詞的份量在兩句之間翻轉 |
+| ③ 注意力 | 「它」依照此刻身旁的詞改寫自己；雙向模型看得到「大」或「小」 | 展開圖上，「它」給獎盃／行李箱的份量：太大句 {glue:text}`roll_big_n1_zh:.2f`／{glue:text}`roll_big_n2_zh:.2f`，太小句 {glue:text}`roll_small_n1_zh:.2f`／{glue:text}`roll_small_n2_zh:.2f` |
 | ④ 疊 $L$ 層 | 兩個「它」從同一個向量出發，逐層分開 | 最上層的餘弦相似度 {glue:text}`cos_top:.2f` |
 | ⑤ 語言模型頭 | 把最後的向量換回詞彙表上的機率 | 太大句：獎盃 {glue:text}`p_ref_big:.1%`；太小句：行李箱 {glue:text}`p_ref_small:.1%` |
 
@@ -684,7 +684,7 @@ ch.md(
 |---|---|---|
 | ① tokens and embeddings | the sentence becomes {glue:text}`n_tokens:d` tokens; both "it"s look up the same row | "it" has id {glue:text}`pron_id:d` in both |
 | ② position embeddings | "it" gets its own seat number, and word order enters the computation | seat {glue:text}`pron_seat:d` (counting from 0); without positions accuracy falls to {glue:text}`acc_nopos_zh:.0%` / {glue:text}`acc_nopos_en:.0%` |
-| ③ attention | "it" rewrites itself from the words around it now; a bidirectional model sees "big" or "small" | in the rollout, the share "it" gives its antecedent flips between the sentences |
+| ③ attention | "it" rewrites itself from the words around it now; a bidirectional model sees "big" or "small" | the rollout's share from "it" to trophy / suitcase: big {glue:text}`roll_big_n1_en:.2f` / {glue:text}`roll_big_n2_en:.2f`, small {glue:text}`roll_small_n1_en:.2f` / {glue:text}`roll_small_n2_en:.2f` |
 | ④ $L$ stacked blocks | two "it"s start from one vector and move apart layer by layer | cosine similarity at the top: {glue:text}`cos_top:.2f` |
 | ⑤ the LM head | turns the last vector back into probabilities over the vocabulary | big: trophy {glue:text}`p_ref_big:.1%`; small: suitcase {glue:text}`p_ref_small:.1%` |
 
