@@ -328,7 +328,7 @@ lib.figures.embeddings.plot_tokens(rows);
 md(
     zh="""
 中文句子切成 {glue:text}`n_tok_zh` 個詞元，英文句子 {glue:text}`n_tok_en` 個（· 代表空格）。
-例句在訓練文本裡出現過好幾次，所以「放不進」、「行李箱」這些片段整塊進了詞彙表；
+例句的片段在訓練文本裡出現過好幾次（「太大」「太小」兩句，還有其他「放不進」的句子），所以「放不進」、「行李箱」這些片段整塊進了詞彙表；
 英文的 ` suitcase`、` because` 也是一整個詞元。「獎盃」出現的次數還不夠多，仍然碎成位元組片段。
 換成一句斷詞器沒看過的句子，切得就碎得多，等一下比較中英文時會看到。
 
@@ -336,8 +336,8 @@ md(
 """,
     en="""
 The Chinese sentence becomes {glue:text}`n_tok_zh` tokens, the English one
-{glue:text}`n_tok_en` (· marks a space). The running example occurs several times in the
-training text, so pieces like 「放不進」 and 「行李箱」 entered the vocabulary whole, as did
+{glue:text}`n_tok_en` (· marks a space). Pieces of the running example occur several times in
+the training text (both sentences of the pair, and other "doesn't fit" sentences), so pieces like 「放不進」 and 「行李箱」 entered the vocabulary whole, as did
 English ` suitcase` and ` because`. 「獎盃」 (trophy) is not frequent enough yet and still falls
 apart into byte pieces. A sentence the tokenizer never saw is cut much finer, as the
 comparison of the two languages will show.
@@ -420,7 +420,8 @@ $|V|$ of fifty thousand or more and $d$ of hundreds to thousands; to compute by 
 
 ch.code(
     """
-tokens = ["獎盃", "行李箱", "它", "大"]   # ids 0-3: trophy, suitcase, it, big
+tokens = [lib.tr(zh="獎盃", en="trophy"), lib.tr(zh="行李箱", en="suitcase"),
+          lib.tr(zh="它", en="it"), lib.tr(zh="大", en="big")]          # ids 0-3
 E = np.array([[0.9, 0.1, 0.4],            # 0 獎盃 trophy
               [0.3, 0.8, 0.6],            # 1 行李箱 suitcase
               [0.2, 0.7, 0.5],            # 2 它 it
@@ -789,7 +790,7 @@ for n in (20, 400):
     t = lib.bpe.train_bpe(text, n_merges=n)
     print(n, len(t.encode(zh)), len(t.encode(en)))
 ```
-合併越多，詞元越長、越少。合併 400 次時，訓練文本裡重複好幾次的例句幾乎被整段「背」進詞彙表，
+合併越多，詞元越長、越少。合併 400 次時，例句的片段在訓練文本裡重複得夠多（兩句例句，加上其他「放不進」的句子），幾乎被整段「背」進詞彙表，
 所以切得特別少；但這是在訓練文本上量的，不能代表沒看過的句子。公平的比較要像正文那樣，用留下來的句子。
 :::
 
@@ -826,9 +827,9 @@ for n in (20, 400):
     t = lib.bpe.train_bpe(text, n_merges=n)
     print(n, len(t.encode(zh)), len(t.encode(en)))
 ```
-More merges make tokens longer and fewer. With 400 merges the running example, which occurs
-several times in the training text, is almost "memorised" into the vocabulary, so it is cut into
-very few tokens; but that is measured on training text and says little about unseen sentences.
+More merges make tokens longer and fewer. With 400 merges the running example, whose pieces
+recur in the training text (both sentences of the pair, and other "doesn't fit" sentences), is
+almost "memorised" into the vocabulary, so it is cut into very few tokens; but that is measured on training text and says little about unseen sentences.
 A fair comparison uses the held-out sentences, as in the text.
 :::
 

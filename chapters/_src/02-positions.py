@@ -249,7 +249,7 @@ $[0.2, 0.7, 0.5] + [0.1, -0.2, 0.0] =$ {glue:text}`x_seat11`。同一個「它�
     en="""
 $[0.2, 0.7, 0.5] + [0.1, -0.2, 0.0] =$ {glue:text}`x_seat11`. The same "it" moved to seat 3
 gets another row, {glue:text}`pos3`, and becomes {glue:text}`x_seat3`. Same word, new seat, new
-vector. Move the slider to seat "it" elsewhere:
+vector. Move the slider to give "it" another seat:
 """,
 )
 
