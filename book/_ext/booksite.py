@@ -85,7 +85,9 @@ def _config_inited(app: Sphinx, config: Config) -> None:
     opts["article_header_end"] = header
     # an empty default mode makes pydata-sphinx-theme log "Got invalid theme mode" on a
     # reader's first visit; the figures are drawn on white, so start light
-    opts.setdefault("default_mode", "light")
+    context = dict(config.html_context or {})
+    context.setdefault("default_mode", "light")  # pydata-sphinx-theme reads it from html_context
+    config.html_context = context
     if lang == "zh":
         cache = Path(app.srcdir) / "_build" / ".jieba"
         search_opts = dict(config.html_search_options or {})
