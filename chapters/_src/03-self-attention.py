@@ -322,7 +322,8 @@ pair = lib.winograd.canonical_pair(LANG)                       # the "too big" a
 readings = [lib.winograd.resolve(sentence, LANG) for sentence in pair]
 rows = [lib.attention_rollout(r.attention)[r.pronoun_index] for r in readings]   # [N] each
 nouns = list(readings[0].probs)                                # the two candidate nouns
-titles = [f"{r.tokens[-2 if LANG == 'zh' else -1]} → {r.referent}" for r in readings]
+adjective = -2 if LANG == "zh" else -1                         # 大/小 before 了; big/small last
+titles = [f"{r.tokens[adjective]} → {r.referent}" for r in readings]
 lib.figures.attention.plot_pronoun_rows([r.tokens for r in readings], rows, nouns, titles);
 """)
 
@@ -1235,7 +1236,7 @@ $[8, 4, 0]$ 不縮放時熵只有 {glue:text}`ex2_h_raw:.2f` 位元，縮放後�
 :::
 
 **練習 3（程式）。** 不加位置時，把「狗咬人」三個詞元任意重新排列（例如用 `rng.permutation(3)`），用 `attend` 算出新的輸出 `out_perm`。
-置換等變說：它應該正好是原本輸出 `o_np` 依同樣順序重排的結果。
+置換等變說：它應該正好是原本的輸出 `out_original` 依同樣順序重排的結果。
 """,
     en=r"""
 :::{dropdown} Solution
@@ -1251,7 +1252,8 @@ tokens allow at most $\log_2 3 \approx 1.58$ bits).
 
 **Exercise 3 (code).** Without positions, shuffle the three tokens of "dog bites man" in any order
 (for example with `rng.permutation(3)`) and compute the new output `out_perm` with `attend`.
-Permutation equivariance says it should be exactly the original output `o_np` reordered the same way.
+Permutation equivariance says it should be exactly the original outputs `out_original` reordered the
+same way.
 """,
 )
 
@@ -1261,7 +1263,8 @@ order = rng.permutation(3)                   # e.g. [2, 0, 1]
 shuffled = dog_bites_man[order]              # the tokens in the new order   [N, d]
 out_perm = np.zeros((3, 2))                  # ← your code here: attention over `shuffled`
 
-lib.check(out_perm, o_np[order], atol=1e-9, hint="out_perm, _ = attend(shuffled)")
+out_original = runs["dog bites man", "no positions"][0]   # the outputs in the original order [N, d]
+lib.check(out_perm, out_original[order], atol=1e-9, hint="attend() from the dog-bites-man cell")
 """)
 
 ch.md(
