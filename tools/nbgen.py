@@ -88,6 +88,8 @@ class Chapter:
 _CJK = r"\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
 _CJK_END = re.compile(f"[{_CJK}]$")
 _CJK_START = re.compile(f"^\\s*[{_CJK}]")
+# lines that are structure, not a paragraph: a directive's title, a heading, a table row, an option
+_NOT_PROSE = (":::", "```", "~~~", "#", "|", ":", ">")
 
 
 def join_cjk_lines(text: str) -> str:
@@ -107,7 +109,8 @@ def join_cjk_lines(text: str) -> str:
             fence = None
             out.append(line)
             continue
-        if (fence is None and out and _CJK_END.search(out[-1]) and _CJK_START.search(line)):
+        if (fence is None and out and _CJK_END.search(out[-1]) and _CJK_START.search(line)
+                and not out[-1].lstrip().startswith(_NOT_PROSE)):
             out[-1] += stripped
         else:
             out.append(line)
