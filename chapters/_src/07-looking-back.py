@@ -1,41 +1,7 @@
 """Chapter 7: a linguistic look back, the attention heatmaps, surprisal and the summary (both books)."""
-import re
-import textwrap
-
 from nbgen import Chapter
 
-_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
-_BLOCK = re.compile(r"^(\s*[-*+] |\s*\d+\. |\||#|:::|\$\$|\(def-|```|>|\*\*\d)")
-
-
-def _join_cjk(text: str) -> str:
-    """Join the lines of a Chinese paragraph (a browser shows a line break between two Chinese
-    characters as a space). Lists, tables, headings, math blocks, fences and labels stay."""
-    out, fence = [], False
-    for line in textwrap.dedent(text).strip("\n").split("\n"):
-        if line.lstrip().startswith("```"):
-            fence = not fence
-            out.append(line)
-            continue
-        prev = out[-1] if out else ""
-        joinable = (not fence and prev.strip() and line.strip() and not _BLOCK.match(line)
-                    and not prev.lstrip().startswith(("|", "#", "$$", ":::", "(def-", "```"))
-                    and not prev.rstrip().endswith("$$")
-                    and (_CJK.match(prev.rstrip()[-1]) or _CJK.match(line.strip()[0])))
-        if joinable:
-            both = _CJK.match(prev.rstrip()[-1]) and _CJK.match(line.strip()[0])
-            out[-1] = prev.rstrip() + ("" if both else " ") + line.strip()
-        else:
-            out.append(line)
-    return "\n".join(out)
-
-
-class _Chapter(Chapter):
-    def md(self, *, zh: str, en: str) -> None:
-        super().md(zh=_join_cjk(zh), en=en)
-
-
-ch = _Chapter("07-looking-back")
+ch = Chapter("07-looking-back")
 
 ch.md(zh="# 7. 語言學回望與小結", en="# 7. Looking back: linguistics, and a summary")
 
@@ -389,7 +355,7 @@ ch.md(
     zh="""
 **太大句：兩步走，兩種語言都一樣。** 第 2 層裡，「它」把注意力幾乎全給了「大」：最集中的那個頭，中文 {glue:text}`l2_adj_big_zh:.0%`、英文 {glue:text}`l2_adj_big_en:.0%`。而「大」在第 1 層看的是獎盃：中文 {glue:text}`l1_adj_noun1_big_zh:.0%`、英文 {glue:text}`l1_adj_noun1_big_en:.0%`。所以「它」不是直接看獎盃，而是**透過形容詞**，二手拿到獎盃的訊息。
 
-**太小句：兩種語言分道揚鑣。** 英文照著鏡子走一遍：*it* 在第 2 層看 *small*（{glue:text}`l2_adj_small_en:.0%`），*small* 在第 1 層看 *suitcase*（{glue:text}`l1_adj_noun2_small_en:.0%`）。中文卻不是：第 2 層的「它」幾乎不看「小」（最多 {glue:text}`l2_adj_small_zh:.0%`），權重最高的是「{glue:text}`l2_top_small_zh`」（{glue:text}`l2_top_small_w_zh:.0%`）；第 1 層的「小」給行李箱的也最多只有 {glue:text}`l1_adj_noun2_small_zh:.0%`。模型在這一句走了另一條路，而單看這幾張熱圖，看不出是哪一條。
+**太小句：兩種語言分道揚鑣。** 英文照著鏡子走一遍：*it* 在第 2 層看 *small*（{glue:text}`l2_adj_small_en:.0%`），*small* 在第 1 層看 *suitcase*（{glue:text}`l1_adj_noun2_small_en:.0%`）。中文卻不是：第 2 層的「它」幾乎不看「小」（最多 {glue:text}`l2_adj_small_zh:.0%`），權重最高的是「{glue:text}`l2_top_small_zh`」（{glue:text}`l2_top_small_w_zh:.0%`）；第 1 層的「小」給行李箱的，最多也不過 {glue:text}`l1_adj_noun2_small_zh:.0%`。模型在這一句走了另一條路，而單看這幾張熱圖，看不出是哪一條。
 
 **展開圖把兩層接起來。** 不論哪條路，「它」最後用到的輸入都翻轉了：中文太大句給獎盃 {glue:text}`roll_big_n1_zh:.2f`、行李箱 {glue:text}`roll_big_n2_zh:.2f`，太小句反過來是 {glue:text}`roll_small_n1_zh:.2f` 與 {glue:text}`roll_small_n2_zh:.2f`；英文是 {glue:text}`roll_big_n1_en:.2f`／{glue:text}`roll_big_n2_en:.2f` 與 {glue:text}`roll_small_n1_en:.2f`／{glue:text}`roll_small_n2_en:.2f`。
 
