@@ -150,12 +150,13 @@ def draw_rope(angle, m, n, q=(1.0, 2.0), k=(2.0, 1.0), max_distance=12):
     return fig
 
 
-def rope_widget(angles=(15, 30, 45), ms=(1, 2, 3, 7), ns=(1, 5), start=(30, 3, 1)):
+def rope_widget(angles=(15, 30, 45), ms=(2, 3, 7), ns=(1, 5), start=(30, 3, 1)):
     """The RoPE widget: angle per position, the query's and the key's positions on sliders.
 
-    The default grid (3 × 4 × 2 = 24 frames) holds the notes' pairs (1, 1), (2, 1), (3, 1) and
-    (7, 5) (the last two at the same distance), and negative distances such as (3, 5). It opens
-    at ``start`` = (angle, m, n), the notes' 30° with q at 3 and k at 1.
+    The default grid (3 × 3 × 2 = 18 frames, each drawn in about 0.2 s) holds the notes' pairs
+    (2, 1), (3, 1) and (7, 5) (the last two at the same distance), and negative distances such
+    as (3, 5); distance 0 is the dotted "unrotated" line. It opens at ``start`` = (angle, m, n),
+    the notes' 30° with q at 3 and k at 1.
     """
     from .. import widgets
     from .attention import open_at
