@@ -674,7 +674,7 @@ ch.md(
 - 分佈語意學說「觀其伴，知其義」；靜態詞向量把同伴累積成一個平均，注意力則在當下依同伴重新計算詞義。
 - 漢語倚重語序，「誰咬誰」全靠位置；拿掉位置，小編碼器只能亂猜。RoPE 只看相對距離，和依存距離的想法相近。
 - 注意力熱圖是線索：模型的路線要量出來，不能看圖說故事；一個頭重不重要，要靠介入（例如關掉它）來回答。
-- 驚奇度 $-\log_2 P(w_t \mid w_{<t})$ 逐詞標出模型的意外，它的平均取指數就是困惑度，也能預測人的閱讀時間。
+- 驚奇度 $-\\log_2 P(w_t \\mid w_{<t})$ 逐詞標出模型的意外，它的平均取指數就是困惑度，也能預測人的閱讀時間。
 """,
     en="""
 ## Summary
@@ -685,7 +685,7 @@ ch.md(
   can only guess. RoPE sees only relative distance, close to the idea of dependency distance.
 - An attention heatmap is a clue: measure the model's route instead of telling a story about the
   picture, and settle whether a head matters by intervening (switching it off, say).
-- Surprisal $-\log_2 P(w_t \mid w_{<t})$ marks the model's surprise word by word; two to the
+- Surprisal $-\\log_2 P(w_t \\mid w_{<t})$ marks the model's surprise word by word; two to the
   power of its mean is the perplexity, and it also predicts human reading times.
 """,
 )
@@ -795,7 +795,7 @@ for layer in W:
 **4.** 7.4 節裡，解碼器在「大／小」這個位置的驚奇度大約多少位元？為什麼只看左邊的模型在這裡做不到更好？雙向編碼器的情況有什麼不同？
 
 :::{dropdown} 解答
-大約 1 位元（見 7.4 節的數字）：讀到「太」的時候，「大」和「小」都是合理的結尾，各約一半，猜中的機率約 1/2，$-\log_2 \tfrac12 = 1$。
+大約 1 位元：讀到「太」的時候，「大」和「小」都是合理的結尾。英文的解碼器幾乎各給一半（{glue:text}`s_big_en:.2f` 與 {glue:text}`s_small_en:.2f` 位元），猜中的機率約 1/2，$-\\log_2 \\tfrac12 = 1$；中文的解碼器稍微偏向「大」（{glue:text}`s_big_zh:.2f` 與 {glue:text}`s_small_zh:.2f` 位元），兩者的平均仍在 1 位元附近。
 左邊的文字裡沒有任何線索能決定是哪一個，所以再好的模型也只能這樣；這不是模型的缺陷，而是語言本身的不確定。
 雙向編碼器不必預測「大／小」，它在「它」的位置上直接**看得到**這個詞，所以能把指涉判對；生成式模型得先讀完「大」或「小」，再到後面的位置上把照應解開。
 :::
@@ -842,9 +842,11 @@ more kinds of sentences.
 Why can a left-to-right model do no better there? How is a bidirectional encoder different?
 
 :::{dropdown} Solution
-About 1 bit (see the numbers in section 7.4): after "too", both "big" and "small" are sensible
-endings, about half each, so the right one gets about 1/2 and $-\log_2 \tfrac12 = 1$. Nothing in
-the words to the left decides between them, so even a perfect model could do no better; this is
+About 1 bit: after "too", both "big" and "small" are sensible endings. The English decoder
+gives them almost half each ({glue:text}`s_big_en:.2f` and {glue:text}`s_small_en:.2f` bits), so
+the right one gets about 1/2 and $-\\log_2 \\tfrac12 = 1$; the Chinese one leans a little to 大
+({glue:text}`s_big_zh:.2f` and {glue:text}`s_small_zh:.2f` bits), still about 1 bit on average.
+Nothing in the words to the left decides between them, so even a perfect model could do no better; this is
 not a flaw of the model but uncertainty in the language itself. A bidirectional encoder does not
 have to predict "big"/"small": at the position of "it" it can **see** that word, so it can resolve
 the reference; a generative model can only resolve it at later positions, once "big" or "small"

@@ -116,12 +116,16 @@ def pair_maps(lang: str) -> dict:
     return out
 
 
-def attention_widget(langs=("zh", "en")):
+def attention_widget(langs=None):
     """The signature widget: language × big/small/difference × (every head, rollout).
 
     2 languages × 3 views × (L·A + 1) maps: 30 precomputed frames for the book's 2 × 2 encoder.
+    The book's own language comes first (the frame shown before any control is touched).
     """
     from lib import widgets
+
+    if langs is None:
+        langs = (current_lang(), "en" if current_lang() == "zh" else "zh")
 
     maps = {lang: pair_maps(lang) for lang in langs}
     L, A = _pair(langs[0])["big"].shape[:2]
