@@ -639,6 +639,7 @@ $\mathbf{Q}\mathbf{K}^\top$ 有 $N \times N$ 個分數：長度加倍，分數�
 長上下文這麼貴，原因就在這裡。實際量一量：下面對 `lib` 的 NumPy 參考實作、它的 Torch 版本 `lib.torch_mirror`，
 以及 PyTorch 融合好的 `F.scaled_dot_product_attention`，在不同長度 $N$（$d_k = 64$）下、以單一執行緒計時；
 NumPy 版的記憶體峰值用 `tracemalloc` 量。有 GPU 的機器（`lib.torch_mirror.default_device()`）也會量 GPU。
+先確認 Torch 版和 NumPy 參考實作算出同一個東西：用上面三個詞元的 $\mathbf{Q}, \mathbf{K}, \mathbf{V}$ 加上因果遮罩，兩者的權重一致。
 """,
     en=r"""
 ## The cost: $N \times N$ scores
@@ -649,12 +650,25 @@ length. That is why long contexts are expensive. Let us measure it: below we tim
 reference, its Torch version `lib.torch_mirror`, and PyTorch's fused `F.scaled_dot_product_attention`
 at several lengths $N$ ($d_k = 64$) on a single thread; the NumPy version's peak memory is measured
 with `tracemalloc`.
-On a machine with a GPU (`lib.torch_mirror.default_device()`) the GPU is measured too.
+On a machine with a GPU (`lib.torch_mirror.default_device()`) the GPU is measured too. First, a check
+that the Torch version computes the same thing as the NumPy reference: on the three tokens' $\mathbf{Q}$,
+$\mathbf{K}$, $\mathbf{V}$ with the causal mask, their weights agree.
 """,
 )
 
 ch.code("""
-print(lib.torch_mirror.default_device())
+import torch
+device = lib.torch_mirror.default_device()                 # a GPU when there is one
+Qt, Kt, Vt = (torch.tensor(M, device=device) for M in (Q, K, V))
+out_t, w_t = lib.torch_mirror.scaled_dot_product_attention(Qt, Kt, Vt, causal=True)
+print(device, np.allclose(w_t.cpu().numpy(), w_causal))   # the mirror agrees with the NumPy reference
+""")
+
+ch.check("""
+assert np.allclose(w_t.cpu().numpy(), w_causal) and np.allclose(out_t.cpu().numpy(), out_causal)
+""")
+
+ch.code("""
 cost = lib.figures.cost.measure([256, 512, 1024, 2048], d_k=64)
 lib.figures.cost.plot_cost(cost);
 """)
