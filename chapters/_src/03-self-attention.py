@@ -8,12 +8,27 @@ _CJK = "\u3000-\u303f\u3400-\u9fff\uff00-\uffef"
 _WRAP = re.compile(f"(?<=[{_CJK}])\n(?=[{_CJK}])")
 
 
+def _join_cjk_lines(text):
+    """Join a line to the next when both meet at CJK characters, except around directive fences
+    (``:::{dropdown} 解答`` must stay a line of its own)."""
+    lines = text.split("\n")
+    out = [lines[0]]
+    for line in lines[1:]:
+        prev = out[-1]
+        if (prev and line and not prev.lstrip().startswith(":::") and not line.lstrip().startswith(":::")
+                and _WRAP.search(prev[-1] + "\n" + line[0])):
+            out[-1] = prev + line
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
 class _Chapter(Chapter):
     """Chapter whose Chinese text may be wrapped in the source: a line break between two CJK
     characters is removed (in HTML it would show as a space between them)."""
 
     def md(self, *, zh, en):
-        super().md(zh=_WRAP.sub("", zh), en=en)
+        super().md(zh=_join_cjk_lines(zh), en=en)
 
     def hidden(self, source):
         """A glue cell: the trailing ';' keeps the last call's value from being shown."""
