@@ -15,7 +15,8 @@ def _join_cjk_lines(text):
     out = [lines[0]]
     for line in lines[1:]:
         prev = out[-1]
-        if (prev and line and not prev.lstrip().startswith(":::") and not line.lstrip().startswith(":::")
+        if (prev and line and not prev.lstrip().startswith((":::", "#"))
+                and not line.lstrip().startswith(":::")
                 and _WRAP.search(prev[-1] + "\n" + line[0])):
             out[-1] = prev + line
         else:
