@@ -42,3 +42,14 @@ def _walk(w):
     yield w
     for c in getattr(w, "children", ()):
         yield from _walk(c)
+
+
+def test_pipeline_shades_station_four_only():
+    """The text says the understanding happens at station ④: that box, and no other, is shaded."""
+    lib.setup("en")
+    fig = intro.plot_pipeline()
+    boxes = [p for p in fig.axes[0].patches if type(p).__name__ == "FancyBboxPatch"]
+    colours = [tuple(b.get_facecolor()) for b in boxes]
+    assert len(boxes) == 5
+    shaded = [i for i, c in enumerate(colours) if colours.count(c) == 1]
+    assert shaded == [intro.HIGHLIGHT] == [3]

@@ -9,7 +9,7 @@ ch.md(
 
 Transformer 想解決的問題其實只有一個：**同一個詞，放進不同的句子，應該得到不同的向量。**
 這本書從這個問題出發，一站一站走完一個 Transformer：先用一個生活裡的比喻說清楚直覺，再寫出式子，
-最後用程式把式子算一遍。書裡出現的每個數字都是程式算出來的，每張互動圖都會跟著滑桿改變。
+最後用程式把式子算一遍。書裡出現的每個數字都是程式算出來的，每張互動圖都會跟著滑桿或按鈕改變。
 """,
     en="""
 # 0. Introduction
@@ -18,7 +18,7 @@ A Transformer exists to solve one problem: **the same word, placed in different 
 get different vectors.** This book starts from that problem and walks through a Transformer one
 station at a time: first an everyday analogy for the intuition, then the formula, then code that
 computes the formula. Every number in the text is computed by the code, and every interactive
-figure follows its slider.
+figure follows its sliders and buttons.
 """,
 )
 
@@ -52,7 +52,7 @@ ch.code("lib.figures.intro.plot_pipeline();")
 
 ch.md(
     zh="""
-真正的「理解」發生在第④站。前三站只是把字變成數字、標上座位、讓每個詞聽聽鄰座的意見；第⑤站只是把數字換回詞。
+真正的「理解」發生在第④站（圖中上色的那一格）。前三站只是把字變成數字、標上座位、讓每個詞聽聽鄰座的意見；第⑤站只是把數字換回詞。
 
 | 站 | 章 | 一句話 |
 |---|---|---|
@@ -77,11 +77,11 @@ ch.md(
 （Winograd schema）{cite}`levesque2012winograd`：要答對，不能只看「它」附近的字，而得用上整句的意思。
 在第 1 章我們會看到，兩句的「它」一開始查出的是**同一個**向量；整本書要回答的，就是這兩個向量如何在後面各站被推開。
 
-本書自己訓練了一個很小的 Transformer 編碼器（兩層、每層兩個頭、寬度只有 32），在自動產生的雙語句對上學會判斷
+本書自己訓練了一個很小的 Transformer 編碼器（{glue:text}`enc_L:d` 層、每層 {glue:text}`enc_A:d` 個頭、寬度只有 {glue:text}`enc_d:d`），在自動產生的雙語句對上學會判斷
 「它」指誰。這個模型的權重跟著本書一起發布，每一章都拿它來做實驗。先看它的答案：
 """,
     en="""
-The real "understanding" happens at station ④. The first three stations only turn text into
+The real "understanding" happens at station ④ (the shaded box). The first three stations only turn text into
 numbers, give each word a seat and let it listen to its neighbours; station ⑤ only turns numbers
 back into words.
 
@@ -110,8 +110,8 @@ to get it right you cannot look only at the words around "it"; you need the mean
 sentence. In chapter 1 we will see that both "it"s start out as the **same** vector; the whole
 book answers how the later stations push those two vectors apart.
 
-The book trains its own very small Transformer encoder (two layers, two heads per layer, width
-32) on bilingual sentence pairs that it generates, and the encoder learns to tell what "it"
+The book trains its own very small Transformer encoder ({glue:text}`enc_L:d` layers of
+{glue:text}`enc_A:d` heads, width {glue:text}`enc_d:d`) on bilingual sentence pairs that it generates, and the encoder learns to tell what "it"
 refers to. Its weights ship with the book, and every chapter experiments with it. Here is its
 answer:
 """,
@@ -122,7 +122,7 @@ ch.code(
 big, small = lib.winograd.canonical_pair(LANG)
 for sentence in (big, small):
     r = lib.winograd.resolve(sentence, LANG)
-    print(" ".join(r.tokens), "→", r.referent, f"({r.probs[r.referent]:.1%})")
+    print(" ".join(r.tokens), "→", r.referent, f"({r.probs[r.referent]:.2%})")
 """
 )
 
@@ -132,6 +132,9 @@ r_big, r_small = lib.winograd.resolve(big, LANG), lib.winograd.resolve(small, LA
 lib.glue("p_big", float(r_big.probs[r_big.referent]))
 lib.glue("p_small", float(r_small.probs[r_small.referent]))
 lib.glue("heldout_acc", float(lib.winograd.heldout_accuracy(LANG, model="encoder")))
+lib.glue("n_heldout", len(lib.corpus.examples(LANG, "heldout")))
+_, cfg, _ = lib.tiny_models.load("encoder")
+lib.glue("enc_L", cfg.n_layers); lib.glue("enc_A", cfg.n_heads); lib.glue("enc_d", cfg.d);
 """
 )
 
@@ -146,14 +149,14 @@ assert r_big.probs[trophy] > 0.5 and r_small.probs[suitcase] > 0.5
 
 ch.md(
     zh="""
-模型把「太大」那句的「它」判給獎盃（機率 {glue:text}`p_big:.1%`），把「太小」那句判給行李箱
-（{glue:text}`p_small:.1%`）；在訓練時沒見過的名詞組合上，答對率是 {glue:text}`heldout_acc:.1%`。
+模型把「太大」那句的「它」判給獎盃（機率 {glue:text}`p_big:.2%`），把「太小」那句判給行李箱
+（{glue:text}`p_small:.2%`）；在訓練時沒見過的名詞組合上（{glue:text}`n_heldout:d` 句），答對率是 {glue:text}`heldout_acc:.1%`。
 下面的小工具可以在兩句之間切換。它在網頁上不需要 Python 核心也能動：每一格畫面都事先算好了。
 """,
     en="""
-The model assigns the "too big" pronoun to the trophy (probability {glue:text}`p_big:.1%`) and
-the "too small" one to the suitcase ({glue:text}`p_small:.1%`); on noun pairs it never saw in
-training it is right {glue:text}`heldout_acc:.1%` of the time. The widget below switches between
+The model assigns the "too big" pronoun to the trophy (probability {glue:text}`p_big:.2%`) and
+the "too small" one to the suitcase ({glue:text}`p_small:.2%`); on noun pairs it never saw in
+training ({glue:text}`n_heldout:d` sentences) it is right {glue:text}`heldout_acc:.1%` of the time. The widget below switches between
 the two sentences. It works on the website without a Python kernel: every frame was computed in
 advance.
 """,

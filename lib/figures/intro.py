@@ -23,15 +23,21 @@ def stations():
     ]
 
 
+HIGHLIGHT = 3  # station ④, the blocks: where the "understanding" happens (the text says so)
+
+
 def plot_pipeline():
-    """The flow of the whole book as five boxes joined by arrows, one chapter group per box."""
+    """The flow of the whole book as five boxes joined by arrows, one chapter group per box.
+
+    Station ④ (the stack of blocks) is shaded: the introduction says the real work happens there.
+    """
     items = stations()
     fig, ax = plt.subplots(figsize=(8, 2.4))
     width, gap = 1.5, 0.35
     for i, (title, note) in enumerate(items):
         x = i * (width + gap)
         ax.add_patch(FancyBboxPatch((x, 0), width, 1, boxstyle="round,pad=0.04",
-                                    facecolor="#e8f0fb" if i != 2 else "#fde7d8",
+                                    facecolor="#fde7d8" if i == HIGHLIGHT else "#e8f0fb",
                                     edgecolor="#34558b"))
         ax.text(x + width / 2, 0.7, title, ha="center", va="center", fontsize=9.5, weight="bold")
         ax.text(x + width / 2, 0.28, note, ha="center", va="center", fontsize=8.5)
@@ -40,7 +46,8 @@ def plot_pipeline():
                                          arrowstyle="-|>", mutation_scale=12, color="#34558b"))
     ax.set_xlim(-0.1, len(items) * (width + gap) - gap + 0.1)
     ax.set_ylim(-0.45, 1.15)
-    ax.text(0, -0.3, tr(zh="「獎盃放不進行李箱，因為它太大了」", en="“The trophy doesn't fit into the suitcase because it is too big”"),
+    ax.text(0, -0.3, tr(zh="例句：「獎盃放不進行李箱，因為它太大了。」",
+                        en="Running example: “The trophy doesn't fit into the suitcase because it is too big.”"),
             fontsize=9, color="#555555")
     ax.axis("off")
     fig.tight_layout()
