@@ -151,3 +151,19 @@ def test_surprisal_pair_agrees_with_the_next_token_distribution(winograd):
     k = len(big) - 1                                  # the adjective, predicted from the rest
     vocab, probs = winograd.next_token_probs(big[:k], "en")
     assert pair["big"][k - 1][1] == pytest.approx(-np.log2(probs[list(vocab).index(big[k])]), rel=1e-6)
+
+
+def test_attention_widget_has_every_frame_and_control(winograd):
+    lib.setup("zh")
+    try:
+        box = hm.attention_widget()
+    finally:
+        lib.setup("en")
+    L, A = winograd.resolve(winograd.canonical_pair("zh")[0], "zh").attention.shape[:2]
+    assert len(box.images) == 2 * 3 * (L * A + 1)
+    assert list(box.controls) == ["language", "sentence", "attention"]
+    # the book's own language is the first option, so the first frame shows its sentence
+    options = box.controls["language"].options
+    assert [o[0] if isinstance(o, tuple) else o for o in options] == ["中文", "English"]
+    assert all(len(im.value) > 1000 for im in box.images)
+    assert len({im.value for im in box.images}) == len(box.images)      # no two frames alike
