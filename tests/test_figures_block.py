@@ -181,6 +181,19 @@ def test_plot_heads_draws_every_head(lang):
         B.plot_heads(r_big.attention, r_big.tokens[:-1])
 
 
+def test_plot_heads_turns_wide_labels(lang):
+    """Three Chinese characters are as wide as six letters: such key labels must be turned on
+    their side, or neighbours like 放不進 and 行李箱 run together; short ones stay upright."""
+    r_big, _ = _toy_pair(lang)
+    fig = B.plot_heads(r_big.attention, r_big.tokens)
+    angles = {t.get_rotation() for t in fig.axes[0].get_xticklabels()}
+    assert angles == {90.0}
+    short = ["a", "b", "it"]
+    fig = B.plot_heads(np.full((1, 3, 3), 1 / 3), short)
+    assert {t.get_rotation() for t in fig.axes[0].get_xticklabels()} == {0.0}
+    assert B._width("放不進") == 6 and B._width("big") == 3
+
+
 def test_plot_concat_panels(lang):
     rng = np.random.default_rng(0)
     heads = [rng.normal(size=(4, 4)), rng.normal(size=(4, 4))]

@@ -112,7 +112,7 @@ $$
 所以 $\\mathbf{W}^O$ 的形狀是 $[d \\times d]$，輸出和輸入一樣寬 {cite}`vaswani2017attention`。
 
 實作時不必真的存 $A$ 組小矩陣：把 $A$ 個 $[d \\times d_k]$ 的 $\\mathbf{W}_Q^{(h)}$ 左右並排，就是一個
-$[d \\times d]$ 的 $\\mathbf{W}_Q$；第 $h$ 個頭用的是第 $h \\cdot d/A$ 到 $(h+1) \\cdot d/A$ 欄。`lib` 正是這樣寫的：
+$[d \\times d]$ 的 $\\mathbf{W}_Q$；第 $h$ 個頭用的是第 $h \\cdot d/A$ 到 $(h+1) \\cdot d/A$ 欄（這裡頭和欄都像 Python 一樣從 0 數起，不含右端）。`lib` 正是這樣寫的：
 """,
     en="""
 (def-multi-head)=
@@ -142,7 +142,8 @@ the input {cite}`vaswani2017attention`.
 
 An implementation need not keep $A$ small matrices: the $A$ matrices $\\mathbf{W}_Q^{(h)}$ of shape
 $[d \\times d_k]$, side by side, form one $[d \\times d]$ matrix $\\mathbf{W}_Q$, and head $h$ uses
-its columns $h \\cdot d/A$ to $(h+1) \\cdot d/A$. That is how `lib` writes it:
+its columns $h \\cdot d/A$ to $(h+1) \\cdot d/A$ (here heads and columns count from 0, as in Python,
+and the right end is excluded). That is how `lib` writes it:
 """,
 )
 
@@ -295,7 +296,20 @@ lib.glue("it_head", it_row["head"])
 lib.glue("it_top_big", it_row["top_big"]); lib.glue("it_top_w_big", it_row["top_w_big"])
 lib.glue("it_top_small", it_row["top_small"]); lib.glue("it_top_w_small", it_row["top_w_small"])
 lib.glue("flip_head", flip["head"])
-lib.glue("flip_big", flip["share_big"]); lib.glue("flip_small", flip["share_small"]);
+lib.glue("flip_big", flip["share_big"]); lib.glue("flip_small", flip["share_small"])
+noun2 = next(n for n in r_big.probs if n != noun1)
+b, s = flip["share_big"], flip["share_small"]
+if abs(b - s) < 0.05:
+    verdict = lib.tr(zh="幾乎沒變：答案並不是靠「它」直接看兩個名詞得來的",
+                     en='hardly a change: the answer does not come from "it" looking straight at the nouns')
+elif b > 0.5 > s:
+    verdict = lib.tr(zh=f"到了第 2 層，這個頭確實從偏向「{noun1}」翻成偏向「{noun2}」",
+                     en=f'by layer 2 this head does flip, from "{noun1}" to "{noun2}"')
+elif s > 0.5 > b:
+    verdict = lib.tr(zh="這個頭翻轉的方向和答案相反", en="this head flips the wrong way")
+else:
+    verdict = lib.tr(zh="有所移動，但沒有翻轉", en="a shift, but no flip")
+lib.glue("flip_verdict", verdict);
 """
 )
 
@@ -315,7 +329,7 @@ assert it_row["top_w_big"] > 0.5 and r_big.tokens.index(it_row["top_big"]) > r_b
 
 md(
     zh="""
-有一件事不必看圖就能確定：**第 1 層的頭分不出這兩句。** 在第 1 層，「它」的查詢向量在兩句中完全相同，
+有一件事不必看圖就能確定：**在第 1 層，「它」分不出這兩句。** 在第 1 層，「它」的查詢向量在兩句中完全相同，
 兩個名詞的鍵向量也完全相同（同樣的詞、同樣的座位），只有「大／小」那一個鍵不同；它只改變 softmax 的分母，
 所以「它」分給兩個名詞的比例不會變。以上表第 1 層的頭 1 為例，{glue:text}`noun1` 的佔比在「太大」句是
 {glue:text}`l1_share:.6f`，在「太小」句是 {glue:text}`l1_share_small:.6f`，一模一樣。
@@ -326,14 +340,14 @@ md(
 到了第 2 層，「它」轉向句尾：頭 {glue:text}`it_head:d` 在「太大」句把 {glue:text}`it_top_w_big:.2f` 的注意力放在
 「{glue:text}`it_top_big`」，在「太小」句把 {glue:text}`it_top_w_small:.2f` 放在「{glue:text}`it_top_small`」，
 連帶讀到第 1 層寫進這些向量的語境。答案是**分兩步、經由形容詞一帶**傳過來的，這就是區塊要**疊起來**的理由。
-至於「它」直接分給兩個名詞的比例，第 2 層裡兩句差最多的是頭 {glue:text}`flip_head:d`：從 {glue:text}`flip_big:.2f`
-變成 {glue:text}`flip_small:.2f`。第 7 章會用注意力 rollout 把各層串起來看。
+至於「它」直接分給兩個名詞的比例，第 2 層裡兩句差最多的是頭 {glue:text}`flip_head:d`：{glue:text}`noun1` 的佔比從
+{glue:text}`flip_big:.2f` 變成 {glue:text}`flip_small:.2f`，{glue:text}`flip_verdict`。第 7 章會用注意力 rollout 把各層串起來看。
 
 不過，一個頭的權重大，不等於模型「靠它」才答對 {cite}`jain2019attention`。比較直接的檢驗是讓某位審稿人閉嘴：
 把一個頭的輸出歸零，再看沒看過的句子還答對多少。第 7 章會在整個測試集上量這條路線，並逐一關掉各個頭來驗證。
 """,
     en="""
-One thing is certain without looking: **the heads of layer 1 cannot tell the two sentences
+One thing is certain without looking: **in layer 1, "it" cannot tell the two sentences
 apart.** In layer 1 the query of "it" is the same in both sentences, and so are the keys of the
 two nouns (same words, same seats); only the key of "big/small" differs, and that only changes
 the softmax's denominator, so the split of attention between the two nouns cannot change. In the
@@ -351,8 +365,8 @@ the sentence: head {glue:text}`it_head:d` puts {glue:text}`it_top_w_big:.2f` of 
 "{glue:text}`it_top_small`" in the "too small" one, and with those vectors it reads what layer 1 wrote
 into them. The answer travels **in two steps, through the words around the adjective** — which is
 why blocks are **stacked**. As for the direct split of "it" between the two nouns, the layer-2 head where it differs most
-between the sentences is head {glue:text}`flip_head:d`: {glue:text}`flip_big:.2f` against
-{glue:text}`flip_small:.2f`.
+between the sentences is head {glue:text}`flip_head:d`: {glue:text}`noun1`'s share goes from
+{glue:text}`flip_big:.2f` to {glue:text}`flip_small:.2f` — {glue:text}`flip_verdict`.
 Chapter 7 chains the layers together with attention rollout.
 
 Still, a large weight in one head does not prove that the model relies on it
@@ -481,7 +495,9 @@ for l in range(1, r_big.hidden.shape[0]):
 ch.hidden(
     """
 gaps = [float(np.linalg.norm(r_big.hidden[l, i] - r_small.hidden[l, i])) for l in range(r_big.hidden.shape[0])]
-lib.glue("gap0", gaps[0]); lib.glue("gap_top", gaps[-1]);
+lib.glue("gap0", gaps[0]); lib.glue("gap_top", gaps[-1])
+ratio1 = float(np.linalg.norm(r_big.hidden[1, i] - r_big.hidden[0, i]) / np.linalg.norm(r_big.hidden[0, i]))
+lib.glue("ratio1", ratio1);
 """
 )
 
@@ -496,11 +512,15 @@ md(
     zh="""
 兩句的「它」在輸入時相差 {glue:text}`gap0:.1f`（同一個詞、同一個座位），到了最上層相差
 {glue:text}`gap_top:.2f`：差別全是一層層的註記累積出來的。
+註記也不一定「小」：小模型第 1 層加給「它」的註記，長度是原本筆記的 {glue:text}`ratio1:.1f` 倍。
+即使如此，原本的筆記仍然原封不動地留在總和裡；是加上去，不是換掉。
 """,
     en="""
 The two "it"s start {glue:text}`gap0:.1f` apart (the same word in the same seat) and end
 {glue:text}`gap_top:.2f` apart at the top: the whole difference was written into the notebook,
-one annotation per layer.
+one annotation per layer. Nor are annotations necessarily small: the one that layer 1 of the tiny
+model adds to "it" is {glue:text}`ratio1:.1f` times as long as the note itself. Even so, the
+original note is still there, untouched, inside the sum: added to, not replaced.
 """,
 )
 
@@ -806,7 +826,7 @@ receives. Both variants use the same weights; three random seeds are averaged.
 
 ch.code(
     """
-sweep = lib.figures.block.depth_sweep(depths=(2, 8, 32), d=64, n_heads=4)   # about a second
+sweep = lib.figures.block.depth_sweep(depths=(2, 8, 32), d=64, n_heads=4)   # a few seconds
 lib.figures.block.plot_depth_experiment(sweep["runs"][32], sweep);
 """
 )
@@ -1089,7 +1109,7 @@ A4 = 4
 out4 = np.zeros((N, d))   # ← replace with your concatenation of 4 heads, times WO
 
 lib.check(out4, lib.multi_head_attention(X, WQ, WK, WV, WO, n_heads=A4)[0],
-          hint=lib.tr(zh="第 h 個頭用第 h·2 到 (h+1)·2 欄。", en="Head h uses columns h·2 to (h+1)·2."))
+          hint=lib.tr(zh="第 h 個頭用第 h·2 到 (h+1)·2 欄。", en="Head h uses columns h·2 to (h+1)·2."));
 """
 )
 
@@ -1141,7 +1161,7 @@ x5 = np.array([3.0, 1.0, 4.0, 1.0, 5.0])
 z5 = np.zeros(5)          # ← replace with the z-scores of x5
 
 lib.check(z5, lib.layer_norm(x5), atol=1e-4,
-          hint=lib.tr(zh="減去平均，再除以 x5.std()（分母是 d）。", en="Subtract the mean, then divide by x5.std() (denominator d)."))
+          hint=lib.tr(zh="減去平均，再除以 x5.std()（分母是 d）。", en="Subtract the mean, then divide by x5.std() (denominator d)."));
 """
 )
 
@@ -1193,7 +1213,7 @@ n_medium = 0              # ← blocks + embeddings + positions + final LayerNor
 
 lib.check(n_medium, lib.figures.block.param_count(d=1024, n_layers=24, vocab=50257, n_positions=1024,
                                                   attn_bias=True, final_norm=True)["total"],
-          hint=lib.tr(zh="24·(12d²+13d) + |V|·d + 1024·d + 2d", en="24·(12d²+13d) + |V|·d + 1024·d + 2d"))
+          hint=lib.tr(zh="24·(12d²+13d) + |V|·d + 1024·d + 2d", en="24·(12d²+13d) + |V|·d + 1024·d + 2d"));
 """
 )
 
@@ -1230,7 +1250,7 @@ assert lib.figures.block.param_count(d=1024, n_layers=24, vocab=50257, n_positio
 
 md(
     zh="""
-**5.**（觀念）本章說小模型第 1 層的頭「分不出兩句」。把理由寫完整：為什麼「太大」換成「太小」，
+**5.**（觀念）本章說在小模型的第 1 層，「它」「分不出兩句」。把理由寫完整：為什麼「太大」換成「太小」，
 「它」在兩個名詞之間的分配比例在第 1 層完全不變，到第 2 層卻可以改變？
 
 :::{dropdown} 解答
@@ -1251,7 +1271,8 @@ post-norm 每個區塊最後一步是 LayerNorm，所以每一列平均 0、標�
 :::
 """,
     en="""
-**5.** (Concepts) The chapter says the tiny model's layer-1 heads "cannot tell the sentences apart".
+**5.** (Concepts) The chapter says that in the tiny model's layer 1, "it" "cannot tell the sentences
+apart".
 Give the full reason: why, when "big" becomes "small", is the split of the attention of "it"
 between the two nouns exactly the same in layer 1, yet able to change in layer 2?
 

@@ -334,6 +334,11 @@ def heads_widget(r_big, r_small):
 # --------------------------------------------------------------------------------------------
 # Plots
 # --------------------------------------------------------------------------------------------
+def _width(token):
+    """Display width of a label in half-width columns: a CJK character takes two."""
+    return sum(2 if "\u2e80" <= ch <= "\uffef" else 1 for ch in token)
+
+
 def plot_heads(attention, tokens, query=None, title=None):
     """One heatmap per head (columns) and layer (rows) of a model's attention on one sentence.
 
@@ -363,7 +368,7 @@ def plot_heads(attention, tokens, query=None, title=None):
             im = ax.imshow(W[l, h], cmap="Blues", norm=norm)
             ax.set_title(tr(zh=f"第 {l + 1} 層 · 頭 {h + 1}", en=f"layer {l + 1} · head {h + 1}"),
                          fontsize=10)
-            ax.set_xticks(range(N), tokens, rotation=90 if max(map(len, tokens)) > 3 else 0,
+            ax.set_xticks(range(N), tokens, rotation=90 if max(map(_width, tokens)) > 3 else 0,
                           fontsize=8)
             ax.set_yticks(range(N), tokens if h == 0 else [""] * N, fontsize=8)
             if query is not None:
