@@ -60,7 +60,7 @@ ch.md(
 掃過整個語料庫，把一個詞所有的「同伴」累積成**一個**平均值，一詞一條。
 
 注意力把同一個想法改寫成**當下的計算**：詞義不是查表查出來的，而是由此刻身旁的詞共同決定。
-用小編碼器驗證：兩句的「它」在輸入時是同一個向量（同一個詞、同一個座位），越往上層，兩者就越不像。
+用小編碼器驗證：兩句的「它」在輸入時是同一個向量（同一個詞、同一個座位）；它們在哪一層分開？
 下面逐層算兩個「它」向量的餘弦相似度：
 """,
     en="""
@@ -74,8 +74,8 @@ into **one** average, one entry per word.
 
 Attention rewrites the same idea as a **computation made on the spot**: meaning is not looked up,
 it is decided by the words around it right now. Let us check it on the tiny encoder: the two
-"it"s start as the same vector (same word, same seat), and the higher the layer, the less alike
-they are. Here is the cosine similarity of the two "it" vectors, layer by layer:
+"it"s start as the same vector (same word, same seat); in which layer do they part? Here is the
+cosine similarity of the two "it" vectors, layer by layer:
 """,
 )
 
@@ -99,6 +99,7 @@ L = r_big.attention.shape[0]
 cos_layers = [_cos(r_big.hidden[l, p], r_small.hidden[l, p]) for l in range(L + 1)]
 lib.glue("cos_input", cos_layers[0])
 lib.glue("cos_top", cos_layers[-1])
+lib.glue("cos_layer1", cos_layers[1])
 lib.glue("n_layers", int(L));
 """
 )
@@ -107,17 +108,21 @@ ch.check(
     """
 assert abs(cos_layers[0] - 1) < 1e-12          # same word, same seat: the same input vector
 assert cos_layers[-1] < cos_layers[0] - 0.05    # the context pushed them apart
+assert cos_layers[-1] < cos_layers[1] < 1 - 1e-6         # they part, further in layer 2
 """
 )
 
 ch.md(
     zh="""
-輸入層的相似度是 {glue:text}`cos_input:.3f`：兩個「它」一模一樣。經過 {glue:text}`n_layers:d` 層之後降到 {glue:text}`cos_top:.3f`。
+輸入層的相似度是 {glue:text}`cos_input:.3f`：兩個「它」一模一樣。第 1 層之後是 {glue:text}`cos_layer1:.3f`，第 {glue:text}`n_layers:d` 層之後降到 {glue:text}`cos_top:.3f`。第 1 層裡，「它」只讀得到「大」或「小」這個字本身；要等第 2 層，才讀得到形容詞在第 1 層從名詞那裡收集來的訊息（7.3 節會量這條路線）。
 辭典裡只有一個「它」，句子裡卻有兩個：一個讀過「大」，一個讀過「小」。
 """,
     en="""
 At the input the similarity is {glue:text}`cos_input:.3f`: the two "it"s are identical. After
-{glue:text}`n_layers:d` layers it has dropped to {glue:text}`cos_top:.3f`. The dictionary holds
+layer 1 it is {glue:text}`cos_layer1:.3f`, after layer {glue:text}`n_layers:d`
+{glue:text}`cos_top:.3f`. In layer 1, "it" can read only the word "big" or "small" itself; only in
+layer 2 can it read what the adjective gathered from the nouns in layer 1 (section 7.3 measures
+this route). The dictionary holds
 one "it"; the sentences hold two, one that has read "big" and one that has read "small".
 """,
 )
@@ -284,12 +289,13 @@ adjective ("big"/"small") weights most:
 ch.code(
     """
 route = lib.figures.heatmaps.route(LANG)
+show = lambda token_weight: f"{token_weight[0]} {token_weight[1]:.2f}"
+print("                  big sentence / small sentence")
 for (layer, head), r in [(k, v) for k, v in route.items() if isinstance(k, tuple)]:
-    print(f"layer {layer + 1} head {head + 1}:",
-          "pronoun →", r["pronoun_big"], "/", r["pronoun_small"],
-          "   adjective →", r["adjective_big"], "/", r["adjective_small"])
-print("rollout from the pronoun to", route["rollout"]["nouns"], ":",
-      np.round(route["rollout"]["big"], 3), "(big) vs", np.round(route["rollout"]["small"], 3), "(small)")
+    print(f"layer {layer + 1} head {head + 1}:  pronoun → {show(r['pronoun_big'])} / {show(r['pronoun_small'])}"
+          f"    adjective → {show(r['adjective_big'])} / {show(r['adjective_small'])}")
+print("rollout, pronoun →", route["rollout"]["nouns"], ":",
+      np.round(route["rollout"]["big"], 2), "/", np.round(route["rollout"]["small"], 2))
 """
 )
 
