@@ -2,41 +2,7 @@
 (sinusoidal encodings, RoPE). Both books; the notes' §3 (seed 000)."""
 from nbgen import Chapter
 
-import re
-
-_CJK = "\u3000-\u303f\u3400-\u9fff\uff00-\uffef"
-_WRAP = re.compile(f"(?<=[{_CJK}])\n(?=[{_CJK}])")
-
-
-def _join_cjk_lines(text):
-    """Join a line to the next when both meet at CJK characters, except around directive fences
-    (``:::{dropdown} 解答`` must stay a line of its own)."""
-    lines = text.split("\n")
-    out = [lines[0]]
-    for line in lines[1:]:
-        prev = out[-1]
-        if (prev and line and not prev.lstrip().startswith((":::", "#"))
-                and not line.lstrip().startswith(":::")
-                and _WRAP.search(prev[-1] + "\n" + line[0])):
-            out[-1] = prev + line
-        else:
-            out.append(line)
-    return "\n".join(out)
-
-
-class _Chapter(Chapter):
-    """Chapter whose Chinese text may be wrapped in the source: a line break between two CJK
-    characters is removed (in HTML it would show as a space between them)."""
-
-    def md(self, *, zh, en):
-        super().md(zh=_join_cjk_lines(zh), en=en)
-
-    def hidden(self, source):
-        """A glue cell: the trailing ';' keeps the last call's value from being shown."""
-        super().hidden(source.rstrip() + ";")
-
-
-ch = _Chapter("03-self-attention")
+ch = Chapter("03-self-attention")
 
 ch.md(
     zh="""
@@ -248,7 +214,7 @@ for tok, s, sc, e, w in zip(["trophy", "suitcase", "it"], scores, scaled, np.exp
 lib.glue("sqrt_dk", float(np.sqrt(d_k)))
 lib.glue("exp_sum", float(np.exp(scaled).sum()))
 lib.glue("out_0", float(out[0])); lib.glue("out_1", float(out[1]))
-lib.glue("out_share_pct", float(100 * weights[0] * V[0, 0] / out[0]))
+lib.glue("out_share_pct", float(100 * weights[0] * V[0, 0] / out[0]));
 """)
 
 ch.check("""
@@ -352,7 +318,7 @@ lib.glue("noun_0", nouns[0]); lib.glue("noun_1", nouns[1])
 adj = len(readings[0].tokens) + (-2 if LANG == "zh" else -1)           # 大 / big
 lib.glue("adj_big", readings[0].tokens[adj])
 lib.glue("l2_adj_big", float(readings[0].attention[-1, :, readings[0].pronoun_index, adj].mean()))
-lib.glue("l1_adj_noun", float(readings[0].attention[0, :, adj, readings[0].tokens.index(nouns[0])].mean()))
+lib.glue("l1_adj_noun", float(readings[0].attention[0, :, adj, readings[0].tokens.index(nouns[0])].mean()));
 """)
 
 ch.check("""
@@ -440,7 +406,7 @@ for dk in (4, 16, 64, 256):
 
 ch.hidden("""
 lib.glue("var_64", float(variances[64][0])); lib.glue("var_64_scaled", float(variances[64][1]))
-lib.glue("var_256", float(variances[256][0])); lib.glue("var_256_scaled", float(variances[256][1]))
+lib.glue("var_256", float(variances[256][0])); lib.glue("var_256_scaled", float(variances[256][1]));
 """)
 
 ch.check("""
@@ -476,7 +442,7 @@ for i in range(3):
     lib.glue(f"w840_raw_{i}", float(w_raw[i])); lib.glue(f"w840_scaled_{i}", float(w_scaled[i]))
 lib.glue("w840_raw_pct", float(100 * w_raw[0]))
 lib.glue("grad_raw", float(w_raw[0] * (1 - w_raw[0]))); lib.glue("grad_scaled", float(w_scaled[0] * (1 - w_scaled[0])))
-lib.glue("grad_ratio", float(w_scaled[0] * (1 - w_scaled[0]) / (w_raw[0] * (1 - w_raw[0]))))
+lib.glue("grad_ratio", float(w_scaled[0] * (1 - w_scaled[0]) / (w_raw[0] * (1 - w_raw[0]))));
 """)
 
 ch.check("""
@@ -573,7 +539,7 @@ print(w_causal.round(2))
 ch.hidden("""
 lib.glue("wc_first", str(w_causal[0].round(2).tolist()))
 lib.glue("wc_it", str(w_causal[2].round(2).tolist()))
-lib.glue("wb_first_0", float(w_bi[0, 0]))
+lib.glue("wb_first_0", float(w_bi[0, 0]));
 """)
 
 ch.check("""
@@ -696,7 +662,7 @@ lib.glue("slope_time_np", fit_slope(cost["N"], cost["time"]["NumPy (lib)"]))
 lib.glue("slope_time_sdpa", fit_slope(cost["N"], cost["time"]["torch SDPA (cpu)"]))
 lib.glue("mem_2048_mb", cost["memory"]["NumPy (lib)"][-1] / 1e6)
 lib.glue("scores_2048_mb", 2048 ** 2 * 8 / 1e6)
-lib.glue("time_ratio_np", cost["time"]["NumPy (lib)"][-1] / cost["time"]["NumPy (lib)"][-2])
+lib.glue("time_ratio_np", cost["time"]["NumPy (lib)"][-1] / cost["time"]["NumPy (lib)"][-2]);
 """)
 
 ch.check("""
@@ -805,7 +771,7 @@ lib.glue("dbm_out_p", f"[{o_p[1, 0]:.3f}, {o_p[1, 1]:.3f}]")
 lib.glue("mbd_out_p", f"[{o_pm[1, 0]:.3f}, {o_pm[1, 1]:.3f}]")
 lib.glue("x_bites", f"[{(bites + P[1])[0]:.1f}, {(bites + P[1])[1]:.1f}]")
 lib.glue("dog_subject", f"[{(dog + P[0])[0]:.1f}, {(dog + P[0])[1]:.1f}]")
-lib.glue("dog_object", f"[{(dog + P[2])[0]:.1f}, {(dog + P[2])[1]:.1f}]")
+lib.glue("dog_object", f"[{(dog + P[2])[0]:.1f}, {(dog + P[2])[1]:.1f}]");
 """)
 
 ch.check("""
@@ -915,7 +881,7 @@ lib.glue("pe7_fast", f"[{pe[2, 0]:.3f}, {pe[2, 1]:.3f}]")
 lib.glue("pe1_fast", f"[{pe[0, 0]:.3f}, {pe[0, 1]:.3f}]")
 lib.glue("pe7_slow", float(pe[2, 2])); lib.glue("pe1_slow", float(pe[0, 2]))
 lib.glue("two_pi", float(2 * np.pi))
-lib.glue("angle_100_slow", float(100 * lib.positions.angular_speeds(4)[1]))
+lib.glue("angle_100_slow", float(100 * lib.positions.angular_speeds(4)[1]));
 """)
 
 ch.check("""
@@ -985,7 +951,7 @@ for p, p2 in [(1, 3), (5, 7), (40, 42)]:
 
 ch.hidden("""
 dots_2 = [float(lib.sinusoidal_encoding(p, 4) @ lib.sinusoidal_encoding(p + 2, 4)) for p in (1, 5, 40)]
-lib.glue("pe_dot_2", dots_2[0])
+lib.glue("pe_dot_2", dots_2[0]);
 """)
 
 ch.check("""
@@ -1064,7 +1030,7 @@ for m, n in [(1, 3), (5, 7)]:
 
 ch.hidden("""
 unit_scores = [float(lib.rope(e1, m, theta=theta) @ lib.rope(e1, n, theta=theta)) for m, n in [(1, 3), (5, 7)]]
-lib.glue("rope_unit_13", unit_scores[0]); lib.glue("rope_unit_57", unit_scores[1])
+lib.glue("rope_unit_13", unit_scores[0]); lib.glue("rope_unit_57", unit_scores[1]);
 """)
 
 ch.check("""
@@ -1097,7 +1063,7 @@ rope_scores = [float(lib.rope(q_it, m, theta=theta) @ lib.rope(k_trophy, n, thet
 for (m, n), s in zip(rope_pairs, rope_scores):
     lib.glue(f"rope_{m}{n}", s)
 lib.glue("rope_period", int(round(360 / 30)))
-lib.glue("cos_phi", float(q_it @ k_trophy / (np.linalg.norm(q_it) * np.linalg.norm(k_trophy))))
+lib.glue("cos_phi", float(q_it @ k_trophy / (np.linalg.norm(q_it) * np.linalg.norm(k_trophy))));
 """)
 
 ch.check("""
@@ -1199,7 +1165,7 @@ for tok, w in zip(["trophy", "suitcase", "it"], w_ex1[0]):
     lib.glue(f"ex1_w_{tok}", float(w))
 lib.glue("ex4_gib", 131072 ** 2 * 2 / 2 ** 30)
 lib.glue("ex5_longest_period", float(2 * np.pi / lib.positions.angular_speeds(64)[-1]))
-lib.glue("ex5_fastest_period", float(2 * np.pi / lib.positions.angular_speeds(64)[0]))
+lib.glue("ex5_fastest_period", float(2 * np.pi / lib.positions.angular_speeds(64)[0]));
 """)
 
 ch.md(
@@ -1250,7 +1216,7 @@ lib.check(attention_entropy(lib.softmax([8.0, 4.0, 0.0])),
 
 ch.hidden("""
 lib.glue("ex2_h_raw", float(lib.figures.attention.entropy_bits(w_raw)))
-lib.glue("ex2_h_scaled", float(lib.figures.attention.entropy_bits(w_scaled)))
+lib.glue("ex2_h_scaled", float(lib.figures.attention.entropy_bits(w_scaled)));
 """)
 
 ch.md(
