@@ -17,7 +17,7 @@ import lib.figures.evaluation
 
 ch.md(
     zh="""
-第 5 章讓模型一遍又一遍地猜下一個詞，猜錯就用交叉熵罰它。訓練完了，怎麼知道它猜得好不好？
+第 5 章讓模型一遍又一遍地猜下一個詞，猜錯就用{term}`交叉熵 <交叉熵（cross-entropy）>`罰它。訓練完了，怎麼知道它猜得好不好？
 本章的主角是**困惑度**（perplexity）：模型每一步平均在幾個詞之間拿不定主意。數字越小越好。
 
 **本章你會學到**
@@ -30,7 +30,7 @@ ch.md(
 """,
     en="""
 Chapter 5 made a model guess the next word again and again, and punished each miss with the
-cross-entropy. Once it is trained, how do we know whether it guesses well? This chapter's main
+{term}`cross-entropy <cross-entropy（交叉熵）>`. Once it is trained, how do we know whether it guesses well? This chapter's main
 character is **perplexity**: on average, how many words is the model torn between at each step?
 Lower is better.
 

@@ -133,7 +133,7 @@ ch.md(
 ## 7.2 語序與位置
 
 漢語幾乎沒有詞形變化，「狗咬人」和「人咬狗」用的是同樣三個字，差別幾乎全落在**位置**上。
-第 3 章證明過：不加位置的注意力對詞序置換等變，看到的只是一袋詞。本書的語料特意讓兩個名詞都可能排在前面
+第 3 章證明過：不加位置的注意力對詞序{term}`置換等變 <置換等變（permutation equivariance）>`，看到的只是一袋詞。本書的語料特意讓兩個名詞都可能排在前面
 （也有「行李箱放不進獎盃」），所以「它」指誰，取決於哪個名詞先出現。把位置嵌入拿掉，編碼器就只能亂猜：
 """,
     en="""
@@ -141,7 +141,7 @@ ch.md(
 
 Chinese has almost no inflection: 狗咬人 "dog bites man" and 人咬狗 "man bites dog" use the same
 three characters, and the difference lies almost entirely in **position**. Chapter 3 proved that
-attention without positions is permutation-equivariant: it sees a bag of words. The book's corpus
+attention without positions is {term}`permutation-equivariant <permutation equivariance（置換等變）>`: it sees a bag of words. The book's corpus
 lets either noun come first on purpose ("the suitcase doesn't fit into the trophy" is there too),
 so what "it" refers to depends on which noun comes first. Remove the position embeddings and the
 encoder can only guess:
@@ -181,7 +181,7 @@ ch.md(
 有位置時，保留集答對率是中文 {glue:text}`acc_pos_zh:.1%`、英文 {glue:text}`acc_pos_en:.1%`；
 沒有位置時只剩 {glue:text}`acc_nopos_zh:.1%` 與 {glue:text}`acc_nopos_en:.1%`，和丟銅板差不多。
 
-RoPE（第 3 章）更進一步：它只編碼**相對距離**，注意力分數看的是「隔幾個詞」，不是「坐在第幾號」{cite}`su2024roformer`。
+{term}`RoPE <旋轉位置編碼（RoPE, rotary position embedding）>`（第 3 章）更進一步：它只編碼**相對距離**，注意力分數看的是「隔幾個詞」，不是「坐在第幾號」{cite}`su2024roformer`。
 這和語言學裡的**依存距離**很接近：一個詞和它所依附的中心詞隔了多遠。以本章的句子為例，
 「它」離先行詞「獎盃」{glue:text}`dist_ref:d` 個詞元，離「行李箱」{glue:text}`dist_other:d` 個詞元；
 先行詞並不是比較近的那一個，模型得靠意思，而不是靠距離。至於大型模型是否因此學到類型學意義上的語序規律
@@ -192,7 +192,7 @@ With positions, held-out accuracy is {glue:text}`acc_pos_zh:.1%` in Chinese and
 {glue:text}`acc_pos_en:.1%` in English; without them it is only {glue:text}`acc_nopos_zh:.1%` and
 {glue:text}`acc_nopos_en:.1%`, about a coin toss.
 
-RoPE (chapter 3) goes further: it encodes only **relative distance**, so attention scores depend
+{term}`RoPE <RoPE, rotary position embedding（旋轉位置編碼）>` (chapter 3) goes further: it encodes only **relative distance**, so attention scores depend
 on "how many words apart", not on "which seat" {cite}`su2024roformer`. That is close to the
 linguist's **dependency distance**: how far a word sits from the head it depends on. In this
 chapter's sentence, "it" is {glue:text}`dist_ref:d` tokens from its antecedent "trophy" and
@@ -405,14 +405,14 @@ ch.md(
     zh="""
 ### 檢驗這條線索：一次關掉一個頭
 
-看向哪裡，是否就是靠哪裡做判斷？直接介入：把某個頭的值向量歸零，它照樣分配注意力，卻什麼也寫不回殘差流；
+看向哪裡，是否就是靠哪裡做判斷？直接介入：把某個頭的值向量歸零，它照樣分配注意力，卻什麼也寫不回{term}`殘差流 <殘差流（residual stream）>`；
 其他頭不動，在保留集上重新量答對率。關掉之後答對率掉得越多，這個頭就越重要。
 """,
     en="""
 ### Testing the clue: switch off one head at a time
 
 Is where a head looks what the model relies on? Intervene directly: zero one head's value
-vectors, so it still distributes attention but writes nothing back into the residual stream;
+vectors, so it still distributes attention but writes nothing back into the {term}`residual stream <residual stream（殘差流）>`;
 leave the other heads alone, and measure the held-out accuracy again. The more accuracy drops, the
 more that head matters.
 """,
