@@ -7,6 +7,7 @@ from nbgen import Chapter
 ch = Chapter("05-contextual-lm-head")
 
 _CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
+_FULLWIDTH = re.compile(r"[\u3000-\u303f\uff00-\uffef]")
 _BLOCK = re.compile(r"^(\s*[-*+] |\s*\d+\. |\||#|:::|\$\$|\(def-|```|>|\*\*\d)")
 
 
@@ -26,7 +27,9 @@ def _join_cjk(text: str) -> str:
                     and (_CJK.match(prev.rstrip()[-1]) or _CJK.match(line.strip()[0])))
         if joinable:
             both = _CJK.match(prev.rstrip()[-1]) and _CJK.match(line.strip()[0])
-            out[-1] = prev.rstrip() + ("" if both else " ") + line.strip()
+            # no space beside full-width punctuation (，。：；、「」（）) either
+            tight = _FULLWIDTH.match(prev.rstrip()[-1]) or _FULLWIDTH.match(line.strip()[0])
+            out[-1] = prev.rstrip() + ("" if both or tight else " ") + line.strip()
         else:
             out.append(line)
     return "\n".join(out)
@@ -60,7 +63,7 @@ md(
     zh="""
 **這一章你會學到：**
 
-- 靜態詞向量與**上下文詞向量**的差別，並親眼看到「它」的兩個向量一層一層被推開；
+- 靜態詞向量與**上下文詞向量**的差別，並親眼看到兩句裡的「它」怎麼在層層處理之後分道揚鑣；
 - **語言模型頭**如何用 $\\mathbf{h}\\mathbf{E}^\\top$ 把向量換回詞彙表上的分數，以及**權重共享**為什麼省下一整個矩陣；
 - **預訓練**：預測下一個詞、**交叉熵**就是正確詞元的負對數機率、**教師強制**（teacher forcing）；還會現場訓練一個小解碼器幾秒鐘；
 - **生成**：貪婪解碼與抽樣，**溫度** $\\tau$ 怎麼讓分布變尖或變平（附互動滑桿）；
@@ -70,7 +73,7 @@ md(
 **In this chapter you will learn:**
 
 - the difference between static and **contextual vectors**, and watch the two vectors of "it"
-  being pushed apart layer by layer;
+  part ways as they go up through the layers;
 - how the **LM head** turns a vector back into scores over the vocabulary with
   $\\mathbf{h}\\mathbf{E}^\\top$, and why **weight tying** saves a whole matrix;
 - **pretraining**: next-token prediction, **cross-entropy** as the negative log-probability of the
@@ -179,6 +182,7 @@ assert r_big.pronoun_index == r_small.pronoun_index
 assert big[:i + 1] == small[:i + 1]                          # the same words up to the pronoun
 assert np.allclose(a[0], b[0]) and abs(cos[0] - 1) < 1e-9    # identical at the input
 assert cos[-1] < cos[0] - 0.05                               # apart at the top
+assert len(cos) == 3 and cos[-2] - cos[-1] > cos[0] - cos[-2]   # 2 layers; most parting in layer 2
 assert r_big.referent != r_small.referent
 """
 )
@@ -188,6 +192,7 @@ ch.hidden(
 lib.glue("ch5_n_layers", int(len(cos) - 1))
 lib.glue("ch5_cos_input", float(cos[0]))
 lib.glue("ch5_cos_top", float(cos[-1]))
+lib.glue("ch5_cos_before_top", float(cos[-2]))
 lib.glue("ch5_ref_big", str(r_big.referent))
 lib.glue("ch5_ref_small", str(r_small.referent))
 lib.glue("ch5_pronoun", str(big[i]));
@@ -197,16 +202,21 @@ lib.glue("ch5_pronoun", str(big[i]));
 md(
     zh="""
 在輸入端，兩個「{glue:text}`ch5_pronoun`」的餘弦相似度是 {glue:text}`ch5_cos_input:.2f`：同一列詞嵌入，
-同一個座位，向量分毫不差。這就是第 1 章說的靜態詞向量的限制。經過 {glue:text}`ch5_n_layers` 層之後，
-相似度降到 {glue:text}`ch5_cos_top:.2f`；模型也據此把一句的「它」判給「{glue:text}`ch5_ref_big`」、
+同一個座位，向量分毫不差。這就是第 1 章說的靜態詞向量的限制。第 1 層之後還有 {glue:text}`ch5_cos_before_top:.2f`，
+經過全部 {glue:text}`ch5_n_layers` 層之後降到 {glue:text}`ch5_cos_top:.2f`：兩個向量主要是在最後一層分開的，
+這和第 4 章看到的路線一致：「它」要到第 2 層才轉向句尾，讀進第 1 層寫在形容詞一帶的語境。
+模型也據此把一句的「它」判給「{glue:text}`ch5_ref_big`」、
 另一句判給「{glue:text}`ch5_ref_small`」。兩句唯一的差別是「它」**後面**的一個字，所以能把兩個向量推開的，
 只有注意力從後文帶回來的資訊。這正是 Transformer 要做的事：**讓同一個詞的向量，隨語境而改變。**
 """,
     en="""
 At the input, the two "{glue:text}`ch5_pronoun`"s have cosine similarity
 {glue:text}`ch5_cos_input:.2f`: the same row of embeddings, the same seat, exactly the same vector.
-This is the limit of static vectors that chapter 1 pointed out. After {glue:text}`ch5_n_layers`
-layers the similarity has dropped to {glue:text}`ch5_cos_top:.2f`, and the model accordingly
+This is the limit of static vectors that chapter 1 pointed out. After layer 1 it is still
+{glue:text}`ch5_cos_before_top:.2f`; after all {glue:text}`ch5_n_layers` layers it has dropped to
+{glue:text}`ch5_cos_top:.2f`. The two vectors part mostly in the last layer, which fits the route
+chapter 4 found: "it" turns to the end of the sentence only in layer 2, and reads there the context
+that layer 1 wrote into the words around the adjective. The model accordingly
 assigns one "it" to "{glue:text}`ch5_ref_big`" and the other to "{glue:text}`ch5_ref_small`".
 The only difference between the two sentences is one word **after** "it", so the only thing that
 can push the two vectors apart is what attention brings back from the words that follow. This is
@@ -282,7 +292,7 @@ md(
 和每一列做內積：
 """,
     en=r"""
-**Work it out.** Take chapter 1's four-token vocabulary ($d = 3$); "it" (它) has id 2 and
+**Work it out.** Take chapter 1's four-token vocabulary ($d = 3$); "it" has id 2 and
 coordinates $[0.2, 0.7, 0.5]$. Let the last layer's normalised vector be
 $\mathbf{h} = [0.8, 0.2, 0.6]$. Multiplying by $\mathbf{E}^\top$ means taking the dot product of
 $\mathbf{h}$ with each row:
@@ -291,7 +301,8 @@ $\mathbf{h}$ with each row:
 
 ch.code(
     """
-tokens = ["獎盃", "行李箱", "它", "大"]      # chapter 1: ids 0-3 (trophy, suitcase, it, big)
+tokens = [lib.tr(zh="獎盃", en="trophy"), lib.tr(zh="行李箱", en="suitcase"),
+          lib.tr(zh="它", en="it"), lib.tr(zh="大", en="big")]       # chapter 1: ids 0-3
 E = np.array([[0.9, 0.1, 0.4],               # 0 獎盃 trophy
               [0.3, 0.8, 0.6],               # 1 行李箱 suitcase
               [0.2, 0.7, 0.5],               # 2 它 it
@@ -320,6 +331,7 @@ lib.glue("ch5_u_spread", float(u.max() - u.min()))
 lib.glue("ch5_toy_saved", int(E.size))
 lib.glue("ch5_loss_half", float(-np.log(0.5)))
 lib.glue("ch5_p_one_nat", float(np.exp(-1)))
+lib.glue("ch5_big_in_10", int(round(10 * p[3])))
 for j, name in enumerate(["trophy", "suitcase", "it", "big"]):
     lib.glue(f"ch5_u_{name}", float(u[j]))
     lib.glue(f"ch5_p_{name}", float(p[j]));
@@ -336,7 +348,7 @@ md(
     en="""
 For the row of "it": $0.8\\times0.2 + 0.2\\times0.7 + 0.6\\times0.5 =$ {glue:text}`ch5_u_it:.2f`.
 The four scores are {glue:text}`ch5_u_trophy:.2f`, {glue:text}`ch5_u_suitcase:.2f`,
-{glue:text}`ch5_u_it:.2f` and {glue:text}`ch5_u_big:.2f`; after softmax "big" (大) is the highest,
+{glue:text}`ch5_u_it:.2f` and {glue:text}`ch5_u_big:.2f`; after softmax "big" is the highest,
 at {glue:text}`ch5_p_big:.3f`. The model thinks the next word is most likely "big", but it is not
 confident: the demo numbers are small, the highest and lowest scores differ by only
 {glue:text}`ch5_u_spread:.2f`, and so the probabilities stay close together.
@@ -389,7 +401,10 @@ with torch.no_grad():
 
 ch.hidden(
     """
-lib.glue("ch5_gpt2_saved", float(50257 * 768 / 1e6));
+lib.glue("ch5_gpt2_saved", float(50257 * 768 / 1e6))
+lib.glue("ch5_gpt2_total_m", 124.0)                      # GPT-2 small, tied: about 124 M parameters
+lib.glue("ch5_gpt2_total_yi", 1.24)                      # the same, in 億 (10^8)
+lib.glue("ch5_gpt2_share", float(100 * 50257 * 768 / 124e6));
 """
 )
 
@@ -457,7 +472,7 @@ md(
 更有把握（給到 0.9）與幾乎猜錯（只給 0.01）。
 """,
     en="""
-**Work it out.** Suppose the right next word is "big" (大). The LM head above gives it {glue:text}`ch5_p_big:.3f`;
+**Work it out.** Suppose the right next word is "big". The LM head above gives it {glue:text}`ch5_p_big:.3f`;
 compare it with two other cases side by side: more confident (0.9) and nearly wrong (0.01).
 """,
 )
@@ -527,8 +542,8 @@ answer $w_{t+1}$. A sentence of $N$ tokens is $N-1$ blanks answered at the same 
 ch.code(
     """
 inputs, targets = big[:-1], big[1:]          # the same sentence, shifted by one
-for t, (seen, answer) in enumerate(zip(inputs, targets)):
-    print(f"t={t}:", " ".join(big[:t + 1]).ljust(48), "→", answer)
+for t in range(1, len(big)):                 # blank t: the words w_1 … w_t, the answer w_{t+1}
+    print(f"t={t}:", " ".join(inputs[:t]), "→", targets[t - 1])
 """
 )
 
@@ -580,7 +595,12 @@ lib.glue("ch5_loss_uniform", float(np.log(lib.corpus.vocab_size())))
 lib.glue("ch5_vocab", int(lib.corpus.vocab_size()))
 lib.glue("ch5_steps", int(len(losses)))
 lib.glue("ch5_tiny_d", int(lib.tiny_models.default_config("decoder").d))
-lib.glue("ch5_tiny_saved", int(lib.corpus.vocab_size() * lib.tiny_models.default_config("decoder").d));
+lib.glue("ch5_tiny_saved", int(lib.corpus.vocab_size() * lib.tiny_models.default_config("decoder").d))
+_params, _cfg, _ = lib.tiny_models.load("decoder")
+_total = sum(v.size for v in _params.values())
+assert _params["E"].shape == (lib.corpus.vocab_size(), _cfg.d)
+lib.glue("ch5_tiny_total", int(_total))
+lib.glue("ch5_tiny_share", float(100 * _params["E"].size / _total));
 """
 )
 
@@ -611,7 +631,7 @@ md(
 怎麼「選」有兩種做法：
 
 - **貪婪解碼**：每一步都選機率最高的詞。簡單，但平淡、容易一再重複同樣的句子。
-- **抽樣**：依機率擲骰子。機率 {glue:text}`ch5_p_big:.3f` 的「大」，大約每 10 次有 3 次被選中。
+- **抽樣**：依機率擲骰子。機率 {glue:text}`ch5_p_big:.3f` 的「大」，大約每 10 次有 {glue:text}`ch5_big_in_10` 次被選中。
 
 抽樣前可以先用**溫度** $\tau$ 調整分布有多尖：把分數除以 $\tau$ 再做 softmax。
 
@@ -631,8 +651,8 @@ append it, ask for the next. There are two ways to "choose":
 
 - **Greedy decoding**: always take the most probable word. Simple, but bland, and prone to
   repeating the same sentence over and over.
-- **Sampling**: roll a die weighted by the probabilities. "Big" (大), with probability
-  {glue:text}`ch5_p_big:.3f`, is picked about 3 times in 10.
+- **Sampling**: roll a die weighted by the probabilities. "Big", with probability
+  {glue:text}`ch5_p_big:.3f`, is picked about {glue:text}`ch5_big_in_10` times in 10.
 
 Before sampling, a **temperature** $\tau$ sets how peaked the distribution is: divide the scores
 by $\tau$, then softmax.
@@ -652,7 +672,7 @@ md(
 **算算看。** 同一組分數 $\\mathbf{u} = [0.98, 0.76, 0.60, 1.06]$，「大」是第 4 個詞元（編號 3）：
 """,
     en="""
-**Work it out.** The same scores $\\mathbf{u} = [0.98, 0.76, 0.60, 1.06]$, with "big" (大) the
+**Work it out.** The same scores $\\mathbf{u} = [0.98, 0.76, 0.60, 1.06]$, with "big" the
 fourth token (id 3):
 """,
 )
@@ -735,7 +755,10 @@ ch.check(
 rng_ = np.random.default_rng(1)
 freq = np.bincount([lib.sample(u, 1.0, rng_) for _ in range(4000)], minlength=4) / 4000
 assert np.allclose(freq, p, atol=0.03)
-assert all(lib.sample(u, 0.01, rng_) == 3 for _ in range(200))
+p_cold = lib.softmax(u, temperature=0.01)
+assert p_cold.max() > 0.999                          # τ = 0.01 puts > 99.9 % on the top word …
+cold = np.bincount([lib.sample(u, 0.01, rng_) for _ in range(2000)], minlength=4) / 2000
+assert int(np.argmax(cold)) == int(np.argmax(u)) and cold.max() > 0.99   # … so samples are ~greedy
 """
 )
 
@@ -744,15 +767,15 @@ md(
 **互動圖：溫度滑桿。** 拖動 $\\tau$，看三件事一起變：左邊是上面那四個詞元的分布（虛線框是 $\\tau = 1$）；
 右邊是本書的小解碼器在「太＿了」這個空格上的前幾名候選詞，算法一樣是 softmax(分數/$\\tau$)；
 下方是小解碼器在這個溫度下接著句首寫出的句子（每一格用同一顆亂數種子）。
-$\\tau$ 很小時每次都寫出同一句，$\\tau$ 很大時開始胡言亂語。這個小工具在網頁上不需要 Python 也能動。
+$\\tau$ 很小時幾乎每次都寫出同一句（就是貪婪解碼那一句），$\\tau$ 很大時開始胡言亂語。這個小工具在網頁上不需要 Python 也能動。
 """,
     en="""
 **Interactive: the temperature slider.** Drag $\\tau$ and watch three things change together. On
 the left, the four-token distribution from above (the dashed outline is $\\tau = 1$). On the
 right, the tiny decoder's top candidates for the blank in "too ＿", computed the same way,
 softmax(scores/$\\tau$). Below, sentences the tiny decoder writes at this temperature, continuing
-the start of the sentence (the same random seed in every frame). At a small $\\tau$ it writes the
-same sentence every time; at a large $\\tau$ it starts to babble. The widget works on the website
+the start of the sentence (the same random seed in every frame). At a small $\\tau$ it almost always
+writes the same sentence, the greedy one; at a large $\\tau$ it starts to babble. The widget works on the website
 without Python.
 """,
 )
@@ -776,9 +799,16 @@ ch.check(
 assert abs(float(np.sum(probs)) - 1) < 1e-6 and np.all(np.isfinite(probs))
 adjectives = {"zh": {"大", "小"}, "en": {"big", "small"}}[LANG]
 assert vocab[int(np.argmax(probs))] in adjectives | {"重", "heavy", "弱", "weak", "慢", "slow", "快", "fast"}
-g1 = lib.winograd.generate(big[:2], LANG, 0.01, np.random.default_rng(0))
-g2 = lib.winograd.generate(big[:2], LANG, 0.01, np.random.default_rng(123))
-assert g1 == g2                                   # τ → 0 is greedy: the seed no longer matters
+# τ = 0.01 is greedy wherever the top word gets > 99.9 % at that temperature, whatever the seed
+for seed in (0, 123):
+    g = lib.winograd.generate(big[:2], LANG, 0.01, np.random.default_rng(seed))
+    sure = 0
+    for t in range(2, len(g)):
+        v, q = lib.winograd.next_token_probs(g[:t], LANG, temperature=0.01)
+        if q.max() > 0.999:
+            assert g[t] == v[int(np.argmax(q))], (seed, t, g)
+            sure += 1
+    assert sure >= (len(g) - 2) / 2, (seed, sure, g)     # most steps are that sure
 """
 )
 
@@ -908,7 +938,9 @@ $-\\ln 0.5 \\approx$ {glue:text}`ch5_loss_half:.3f`。損失等於 1 時 $p = e^
 :::{dropdown} 解答
 
 省下的是一個 $|V| \\times d$ 的矩陣：GPT-2 約 $50{,}257 \\times 768 \\approx$ {glue:text}`ch5_gpt2_saved:.1f` 百萬個參數；
-小解碼器是 $|V| \\times d =$ {glue:text}`ch5_tiny_saved` 個。對小模型來說，這常常是總參數量裡很大的一塊。
+小解碼器是 $|V| \\times d =$ {glue:text}`ch5_tiny_saved` 個。這不是小數目：$\\mathbf{E}$ 佔了小解碼器全部
+{glue:text}`ch5_tiny_total` 個參數的 {glue:text}`ch5_tiny_share:.0f`%；在最小版的 GPT-2（共約
+{glue:text}`ch5_gpt2_total_yi:.2f` 億個參數）裡更佔了 {glue:text}`ch5_gpt2_share:.0f`%。
 :::
 
 **4.** 下面三個任務各該選哪一個家族？(a) 找出一篇文章裡每個「它」指的是什麼；(b) 替一句開頭接著寫故事；
@@ -950,8 +982,10 @@ And in the book's tiny decoder ($|V| =$ {glue:text}`ch5_vocab`, $d =$ {glue:text
 
 :::{dropdown} Solution
 It saves one $|V| \\times d$ matrix: for GPT-2 about $50{,}257 \\times 768 \\approx$ {glue:text}`ch5_gpt2_saved:.1f` million
-parameters; for the tiny decoder $|V| \\times d =$ {glue:text}`ch5_tiny_saved`. For small models this is often a large share of
-all the parameters.
+parameters; for the tiny decoder $|V| \\times d =$ {glue:text}`ch5_tiny_saved`. That is no small
+change: $\\mathbf{E}$ is {glue:text}`ch5_tiny_share:.0f`% of the tiny decoder's
+{glue:text}`ch5_tiny_total` parameters, and {glue:text}`ch5_gpt2_share:.0f`% of the smallest
+GPT-2's (about {glue:text}`ch5_gpt2_total_m:.0f` million in all).
 :::
 
 **4.** Which family fits each task? (a) find what every "it" in an article refers to; (b) continue

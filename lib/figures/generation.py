@@ -148,9 +148,10 @@ def plot_temperature_frame(tau, tokens, scores, blank_tokens, blank_scores, samp
 
     ax = fig.add_subplot(gs[0, 0])
     p, p1 = _softmax(scores, tau), _softmax(scores, 1.0)
-    bars = ax.bar(range(len(p)), p, color=_bar_colors(p))
+    ax.bar(range(len(p)), p, color=_bar_colors(p))
     ax.bar(range(len(p)), p1, fill=False, edgecolor="#555555", ls="--", lw=1.0)
-    ax.bar_label(bars, labels=[f"{v:.3f}" for v in p], fontsize=9)
+    for x, (v, v1) in enumerate(zip(p, p1)):   # above the bar and the dashed τ = 1 outline
+        ax.text(x, max(v, v1) + 0.015, f"{v:.3f}", ha="center", va="bottom", fontsize=9)
     ax.set_xticks(range(len(p)), tokens)
     ax.set_ylim(0, 1.12)
     ax.set_title(tr(zh="四個詞元：softmax(u / τ)", en="four tokens: softmax(u / τ)"), fontsize=11)
