@@ -13,7 +13,9 @@ What it does:
    ``book/en.yml`` laid over it, its toc ``_toc.yml`` with ``chapters/zh/`` → ``chapters/en/``;
    both are written to ``_build/config/en/``.
 3. ``jupyter-book build`` of each book with ``-W -n --keep-going`` (every warning fails the
-   build), notebooks executed (``execute_notebooks: force``); the two books build side by side.
+   build), notebooks executed: `--execute force` (every notebook run, clean build: the default
+   when CI is set) or `--execute cache` (jupyter-cache keyed by a hash of lib/, incremental
+   Sphinx: the default otherwise); the two books build side by side.
 4. The site: ``<out>/index.html`` (pick a language), ``<out>/zh/``, ``<out>/en/``.
 
 Exit status 0 only when every book built without a warning.
@@ -195,10 +197,28 @@ def toc_files(toc: dict) -> list[str]:
     return files
 
 
-def write_config(src: Path, lang: str) -> tuple[Path, Path, dict]:
+def code_hash(src: Path) -> str:
+    """A fingerprint of everything a notebook's outputs depend on besides the notebook itself:
+    ``lib/`` (code, weights, font) and the bootstrap cell. jupyter-cache only looks at the
+    notebook, so the cache folder is named after this hash: an edit to ``lib`` starts a new one."""
+    import hashlib
+
+    h = hashlib.sha256()
+    files = sorted(p for p in (src / "lib").rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    for f in files + [src / "tools" / "bootstrap_cell.py", src / "requirements.txt"]:
+        h.update(str(f.relative_to(src)).encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def write_config(src: Path, lang: str, execute: str = "force") -> tuple[Path, Path, dict]:
     config, toc = book_config(src, lang)
-    if lang == "zh":
+    if lang == "zh" and execute == "force":
         return src / "_config.yml", src / "_toc.yml", toc
+    config.setdefault("execute", {})["execute_notebooks"] = execute
+    if execute == "cache":
+        cache = src / "_build" / "jupyter_cache" / f"{lang}-{code_hash(src)}"
+        config["execute"]["cache"] = str(cache)
     d = src / "_build" / "config" / lang
     d.mkdir(parents=True, exist_ok=True)
     # local extensions are found relative to the config file: make them absolute
@@ -224,16 +244,17 @@ def jupyter_book_cmd() -> list[str]:
     raise SystemExit("jupyter-book not found: pip install -r requirements.txt")
 
 
-def start_build(src: Path, lang: str, cfg: Path, toc: Path, work: Path) -> tuple[subprocess.Popen, Path]:
+def start_build(src: Path, lang: str, cfg: Path, toc: Path, work: Path,
+                fresh: bool = True) -> tuple[subprocess.Popen, Path]:
     out = work / lang
-    if out.exists():
+    if fresh and out.exists():
         shutil.rmtree(out)
-    out.mkdir(parents=True)
+    out.mkdir(parents=True, exist_ok=True)
     logfile = work / f"{lang}.log"
     cmd = jupyter_book_cmd() + [
         "build", str(src), "--config", str(cfg), "--toc", str(toc), "--path-output", str(out),
-        "--builder", "html", "-W", "-n", "--keep-going", "--all",
-    ]
+        "--builder", "html", "-W", "-n", "--keep-going",
+    ] + (["--all"] if fresh else [])
     log(f"{lang}: {' '.join(cmd)}  (log: {logfile})")
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     env.pop("MPLBACKEND", None)  # the kernel must use the inline backend
@@ -306,7 +327,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--serial", action="store_true", help="build the books one after the other")
     parser.add_argument("--allow-warnings", action="store_true",
                         help="assemble the site even when a book had warnings (exit status stays 1)")
+    parser.add_argument("--execute", choices=["force", "cache"], default=None,
+                        help="force: run every notebook, from a clean build (the default with CI set); "
+                             "cache: reuse outputs while neither the notebook nor lib/ changed, and "
+                             "rebuild only what changed (the default otherwise)")
     args = parser.parse_args(argv)
+    execute = args.execute or ("force" if os.environ.get("CI") else "cache")
     src = args.src.resolve()
     out = (args.out or src / "_build" / "site").resolve()
     work = src / "_build" / "books"
@@ -318,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
 
     configs, plans = {}, {}
     for lang in args.lang:
-        cfg, toc, toc_dict = write_config(src, lang)
+        cfg, toc, toc_dict = write_config(src, lang, execute)
         configs[lang] = book_config(src, lang)[0]
         missing = [f for f in toc_files(toc_dict)
                    if not any((src / f"{f}{ext}").is_file() for ext in (".ipynb", ".md"))]
@@ -330,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     procs = {}
     for lang in args.lang:
         cfg, toc, _ = plans[lang]
-        procs[lang] = start_build(src, lang, cfg, toc, work)
+        procs[lang] = start_build(src, lang, cfg, toc, work, fresh=execute == "force")
         if args.serial:
             procs[lang][0].wait()
     failed = []

@@ -59,7 +59,7 @@ class Chapter:
         self.code(source, tags=["remove-input"])
 
     def bootstrap(self) -> None:
-        self.cells.append(("code", {l: bootstrap_source(l) for l in LANGS}, ["bootstrap"]))
+        self.cells.append(("code", {l: bootstrap_source(l) for l in LANGS}, ["bootstrap", "hide-input"]))
 
     def notebook(self, lang: str) -> nbformat.NotebookNode:
         nb = nbformat.v4.new_notebook()
