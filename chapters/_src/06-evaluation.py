@@ -851,6 +851,16 @@ lib.check(bpb, lib.figures.evaluation.bits_per_byte(-np.log2(probs).sum(), text)
 """
 )
 
+ch.check(
+    """
+# the numbers the solutions quote
+assert round(lib.perplexity([0.2] * 5), 6) == 5 and round(lib.perplexity([0.2] * 4 + [1.0]), 2) == 3.62
+assert round(12 * np.log2(3), 2) == 19.02 and round(3 ** (12 / 8), 2) == 5.20
+assert len("the cat sat".encode("utf-8")) == 11 and len("貓坐著".encode("utf-8")) == 9
+assert round(6 / 11, 3) == 0.545 and round(6 / 9, 3) == 0.667
+"""
+)
+
 ch.md(
     zh="""
 :::{dropdown} 解答
