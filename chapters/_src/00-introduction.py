@@ -31,8 +31,8 @@ ch.md(
 
 ## 五站路線圖
 
-整個流程可以一句話說完：**詞元先查出詞嵌入，加上位置嵌入，再經過 $L$ 個 Transformer 區塊逐層改寫，
-最後由語言模型頭給出下一個詞元的機率分布。** 下圖是本書的地圖，每一站對應一到兩章。
+整個流程可以一句話說完：**{term}`詞元 <詞元（token）>`先查出{term}`詞嵌入 <詞嵌入（embedding）>`，加上{term}`位置嵌入 <位置嵌入（position embedding）>`，再經過 $L$ 個 Transformer 區塊逐層改寫，
+最後由{term}`語言模型頭 <語言模型頭（language model head）>`給出下一個詞元的機率分布。** 下圖是本書的地圖，每一站對應一到兩章。
 """,
     en="""
 The cell above is the first code cell of every chapter: it finds the book's library `lib`
@@ -41,8 +41,9 @@ seeds. From here on, chapters only call functions from `lib`; no notebook rewrit
 
 ## The map: five stations
 
-The whole pipeline fits in one sentence: **tokens look up their embeddings, position embeddings
-are added, $L$ Transformer blocks rewrite the vectors layer by layer, and the language-model head
+The whole pipeline fits in one sentence: **{term}`tokens <token（詞元）>` look up their {term}`embeddings <embedding（詞嵌入）>`,
+{term}`position embeddings <position embedding（位置嵌入）>` are added, $L$ Transformer blocks
+rewrite the vectors layer by layer, and the {term}`language-model head <language model head（語言模型頭）>`
 turns the last vector into a probability distribution over the next token.** The figure below is
 the map of this book; each station gets one or two chapters.
 """,

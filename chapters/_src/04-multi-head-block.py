@@ -165,7 +165,7 @@ rng = np.random.default_rng(0)
 N, d, A = 4, 8, 2
 d_k = d // A                                                      # each head is 4 wide
 X = rng.normal(size=(N, d))                                       # [N, d]
-WQ, WK, WV, WO = (rng.normal(size=(d, d)) / np.sqrt(d) for _ in range(4))   # each [d, d]
+WQ, WK, WV, WO = (rng.normal(size=(d, d)) / np.sqrt(d) for _ in range(4))  # each [d, d]
 
 out, weights = lib.multi_head_attention(X, WQ, WK, WV, WO, n_heads=A)
 print("X      ", X.shape)
@@ -188,8 +188,9 @@ again, and times the $[8 \\times 8]$ matrix $\\mathbf{W}^O$ they give exactly th
 
 ch.code(
     """
-cols = [slice(h * d_k, (h + 1) * d_k) for h in range(A)]          # head h: columns h·d_k … (h+1)·d_k
-heads = [lib.self_attention(X, WQ[:, c], WK[:, c], WV[:, c])[0] for c in cols]   # A × [N, d_k]
+cols = [slice(h * d_k, (h + 1) * d_k) for h in range(A)]   # head h: its d_k columns
+heads = [lib.self_attention(X, WQ[:, c], WK[:, c], WV[:, c])[0]
+         for c in cols]                                      # A × [N, d_k]
 concat = np.concatenate(heads, axis=-1)                           # [N, d]
 print([h.shape for h in heads], "→", concat.shape, "→", (concat @ WO).shape)
 print(np.allclose(concat @ WO, out))
@@ -236,12 +237,13 @@ md(
     zh="""
 ## 小模型的每個頭在看什麼？
 
-本書的小編碼器（見第 0 章）有 2 層、每層 2 個頭。把「太大」那句餵進去，`lib.winograd.resolve` 會交回每一層、
+本書的小編碼器（見第 0 章）有 {glue:text}`L_tiny:d` 層、每層 {glue:text}`A_tiny:d` 個頭。把「太大」那句餵進去，`lib.winograd.resolve` 會交回每一層、
 每一個頭的注意力權重，形狀是 $[L, A, N, N]$。下圖一格一個頭；每一列是一個提問的詞元，
 橘框標出「它」那一列。按下方的按鈕可以換成「太小」那句。
 """,
     en="""
-The book's tiny encoder (see chapter 0) has 2 layers of 2 heads. Feed it the "too big" sentence
+The book's tiny encoder (see chapter 0) has {glue:text}`L_tiny:d` layers of {glue:text}`A_tiny:d`
+heads. Feed it the "too big" sentence
 and `lib.winograd.resolve` returns the attention weights of every layer and head, of shape
 $[L, A, N, N]$. The figure has one panel per head; each row is an asking token, and the orange
 frame marks the row of "it". The control below switches to the "too small" sentence.
@@ -277,6 +279,7 @@ print(lib.figures.block.head_table(rows, r_big))
 ch.hidden(
     """
 L_tiny, A_tiny = r_big.attention.shape[:2]
+lib.glue("L_tiny", int(L_tiny)); lib.glue("A_tiny", int(A_tiny))
 first_layer = [r for r in rows if r["layer"] == 1]
 top_layer = [r for r in rows if r["layer"] == L_tiny]
 noun1 = r_big.tokens[min(r_big.tokens.index(n) for n in r_big.probs)]
@@ -303,8 +306,8 @@ if abs(b - s) < 0.05:
     verdict = lib.tr(zh="幾乎沒變：答案並不是靠「它」直接看兩個名詞得來的",
                      en='hardly a change: the answer does not come from "it" looking straight at the nouns')
 elif b > 0.5 > s:
-    verdict = lib.tr(zh=f"到了第 2 層，這個頭確實從偏向「{noun1}」翻成偏向「{noun2}」",
-                     en=f'by layer 2 this head does flip, from "{noun1}" to "{noun2}"')
+    verdict = lib.tr(zh=f"這個頭確實從偏向「{noun1}」翻成偏向「{noun2}」",
+                     en=f'this head does flip, from "{noun1}" to "{noun2}"')
 elif s > 0.5 > b:
     verdict = lib.tr(zh="這個頭翻轉的方向和答案相反", en="this head flips the wrong way")
 else:
@@ -331,7 +334,7 @@ md(
     zh="""
 有一件事不必看圖就能確定：**在第 1 層，「它」分不出這兩句。** 在第 1 層，「它」的查詢向量在兩句中完全相同，
 兩個名詞的鍵向量也完全相同（同樣的詞、同樣的座位），只有「大／小」那一個鍵不同；它只改變 softmax 的分母，
-所以「它」分給兩個名詞的比例不會變。以上表第 1 層的頭 1 為例，{glue:text}`noun1` 的佔比在「太大」句是
+所以「它」分給兩個名詞的比例不會變。以上表第 1 層的頭 1 為例，{glue:text}`noun1`的佔比在「太大」句是
 {glue:text}`l1_share:.6f`，在「太小」句是 {glue:text}`l1_share_small:.6f`，一模一樣。
 
 要讓「它」依句子改指，語境得先寫進別的詞裡。形容詞在第 1 層就辦得到，因為它自己的查詢向量在兩句中不同：
@@ -340,8 +343,8 @@ md(
 到了第 2 層，「它」轉向句尾：頭 {glue:text}`it_head:d` 在「太大」句把 {glue:text}`it_top_w_big:.2f` 的注意力放在
 「{glue:text}`it_top_big`」，在「太小」句把 {glue:text}`it_top_w_small:.2f` 放在「{glue:text}`it_top_small`」，
 連帶讀到第 1 層寫進這些向量的語境。答案是**分兩步、經由形容詞一帶**傳過來的，這就是區塊要**疊起來**的理由。
-至於「它」直接分給兩個名詞的比例，第 2 層裡兩句差最多的是頭 {glue:text}`flip_head:d`：{glue:text}`noun1` 的佔比從
-{glue:text}`flip_big:.2f` 變成 {glue:text}`flip_small:.2f`，{glue:text}`flip_verdict`。第 7 章會用注意力 rollout 把各層串起來看。
+至於「它」直接分給兩個名詞的比例，第 2 層裡兩句差最多的是頭 {glue:text}`flip_head:d`：{glue:text}`noun1`的佔比從
+{glue:text}`flip_big:.2f` 變成 {glue:text}`flip_small:.2f`，{glue:text}`flip_verdict`。第 7 章會用{term}`注意力展開 <注意力展開（attention rollout）>`（attention rollout）把各層串起來看。
 
 不過，一個頭的權重大，不等於模型「靠它」才答對 {cite}`jain2019attention`。比較直接的檢驗是讓某位審稿人閉嘴：
 把一個頭的輸出歸零，再看沒看過的句子還答對多少。第 7 章會在整個測試集上量這條路線，並逐一關掉各個頭來驗證。
@@ -367,7 +370,7 @@ into them. The answer travels **in two steps, through the words around the adjec
 why blocks are **stacked**. As for the direct split of "it" between the two nouns, the layer-2 head where it differs most
 between the sentences is head {glue:text}`flip_head:d`: {glue:text}`noun1`'s share goes from
 {glue:text}`flip_big:.2f` to {glue:text}`flip_small:.2f` — {glue:text}`flip_verdict`.
-Chapter 7 chains the layers together with attention rollout.
+Chapter 7 chains the layers together with {term}`attention rollout <attention rollout（注意力展開）>`.
 
 Still, a large weight in one head does not prove that the model relies on it
 {cite}`jain2019attention`. A more direct test is to silence a reviewer: zero one head's output and
@@ -484,11 +487,13 @@ note it annotates, and how far apart are the two sentences' "it"?
 ch.code(
     """
 i = r_big.pronoun_index
-print(lib.tr(zh="層   ‖註記‖／‖筆記‖   兩句「它」的距離", en="layer   |annotation|/|note|   |it(big) − it(small)|"))
+print(lib.tr(zh="層   ‖註記‖／‖筆記‖   兩句「它」的距離",
+             en="layer   |annotation|/|note|   |it(big) − it(small)|"))
 for l in range(1, r_big.hidden.shape[0]):
-    before, after = r_big.hidden[l - 1, i], r_big.hidden[l, i]              # [d], [d]
+    before, after = r_big.hidden[l - 1, i], r_big.hidden[l, i]     # [d], [d]
+    ratio = np.linalg.norm(after - before) / np.linalg.norm(before)
     gap = np.linalg.norm(r_big.hidden[l, i] - r_small.hidden[l, i])
-    print(f"{l:>3}   {np.linalg.norm(after - before) / np.linalg.norm(before):>12.2f}   {gap:>12.2f}")
+    print(f"{l:>3}   {ratio:>12.2f}   {gap:>12.2f}")
 """
 )
 
@@ -589,10 +594,11 @@ d_gpt2, d_ff = 768, 4 * 768
 x = rng.normal(size=(5, d_gpt2))                                  # 5 tokens, [N, d]
 W1, b1 = rng.normal(size=(d_gpt2, d_ff)) / np.sqrt(d_gpt2), np.zeros(d_ff)
 W2, b2 = rng.normal(size=(d_ff, d_gpt2)) / np.sqrt(d_ff), np.zeros(d_gpt2)
-hidden = lib.relu(x @ W1 + b1)                                    # [N, d_ff]: the wide middle
+hidden = lib.relu(x @ W1 + b1)                               # [N, d_ff]: the wide middle
 y = lib.feed_forward(x, W1, b1, W2, b2)                           # [N, d]
 print(x.shape, "→", hidden.shape, "→", y.shape)
-print(lib.tr(zh="中間被 ReLU 歸零的比例：", en="share of the middle zeroed by ReLU:"), f"{(hidden == 0).mean():.0%}")
+print(lib.tr(zh="中間被 ReLU 歸零的比例：", en="share of the middle zeroed by ReLU:"),
+      f"{(hidden == 0).mean():.0%}")
 """
 )
 
@@ -672,8 +678,9 @@ $\\varepsilon$ is a tiny number (`lib` uses $10^{-5}$) that only prevents divisi
 ch.code(
     """
 x = np.array([2.0, 4.0, 6.0, 8.0])
-mu, sigma = x.mean(), x.std()                                     # np.std divides by d by default
-print("mean", mu, " std", round(sigma, 3), " (sample std would be", round(x.std(ddof=1), 3), ")")
+mu, sigma = x.mean(), x.std()                # np.std divides by d by default
+print("mean", mu, " std", round(sigma, 3),
+      " (sample std would be", round(x.std(ddof=1), 3), ")")
 z = lib.layer_norm(x)
 print(z.round(3))
 lib.figures.block.plot_layer_norm(x, z);
@@ -700,7 +707,7 @@ lib.glue("ln_z0_sample", float((x[0] - mu) / x.std(ddof=1)));
 md(
     zh="""
 平均是 {glue:text}`ln_mu:.0f`，標準差是 $\\sqrt{5} \\approx$ {glue:text}`ln_sigma:.3f`，
-於是 $[2, 4, 6, 8]$ 變成 $[$ {glue:text}`ln_z0:.3f`, {glue:text}`ln_z1:.3f`, …$]$。
+於是 $[2, 4, 6, 8]$ 變成 [{glue:text}`ln_z0:.3f`, {glue:text}`ln_z1:.3f`, …]。
 若誤用樣本標準差（{glue:text}`ln_sigma_sample:.3f`），第一格會變成 {glue:text}`ln_z0_sample:.3f`，和 PyTorch 的
 `nn.LayerNorm` 對不上。不論原始數字多大，正規化後平均都是 0、標準差都是 1。
 
@@ -709,8 +716,8 @@ $\\boldsymbol{\\gamma}$ 和 $\\boldsymbol{\\beta}$ 讓模型自己決定要不�
 """,
     en="""
 The mean is {glue:text}`ln_mu:.0f` and the standard deviation $\\sqrt{5} \\approx$
-{glue:text}`ln_sigma:.3f`, so $[2, 4, 6, 8]$ becomes $[$ {glue:text}`ln_z0:.3f`,
-{glue:text}`ln_z1:.3f`, …$]$. With the sample standard deviation ({glue:text}`ln_sigma_sample:.3f`)
+{glue:text}`ln_sigma:.3f`, so $[2, 4, 6, 8]$ becomes [{glue:text}`ln_z0:.3f`,
+{glue:text}`ln_z1:.3f`, …]. With the sample standard deviation ({glue:text}`ln_sigma_sample:.3f`)
 by mistake, the first entry would be {glue:text}`ln_z0_sample:.3f`, and disagree with PyTorch's
 `nn.LayerNorm`. Whatever the raw numbers, after normalisation the mean is 0 and the standard
 deviation 1.
@@ -723,7 +730,7 @@ a scale. With $\\gamma = 2$ and $\\beta = 1$, for example, every entry becomes $
 ch.code(
     """
 print(lib.layer_norm(x, gamma=np.full(4, 2.0), beta=np.full(4, 1.0)).round(3))
-print(lib.layer_norm(100 * x).round(3))                           # the scale of x does not matter
+print(lib.layer_norm(100 * x).round(3))      # the scale of x does not matter
 """
 )
 
@@ -811,13 +818,13 @@ assert not np.allclose(h_pre.std(-1), 1, atol=0.1)
 
 md(
     zh="""
-**這會影響訓練嗎？** 做一個小實驗：疊 $L$ 個隨機初始化（尚未訓練）的區塊，在最上面接一個隨機的語言模型頭和交叉熵，
+**這會影響訓練嗎？** 做一個小實驗：疊 $L$ 個隨機初始化（尚未訓練）的區塊，在最上面接一個隨機的語言模型頭和{term}`交叉熵 <交叉熵（cross-entropy）>`，
 用 `lib.torch_mirror`（同樣的函式，換成 PyTorch 張量，好讓 autograd 算梯度）量兩件事：
 每個區塊之後殘差流有多大，以及最上層的區塊拿到多大的梯度。兩種區塊用同一組權重，三個亂數種子取平均。
 """,
     en="""
 **Does it matter for training?** A small experiment: stack $L$ randomly initialised (untrained)
-blocks, put a random language-model head and a cross-entropy on top, and measure with
+blocks, put a random language-model head and a {term}`cross-entropy <cross-entropy（交叉熵）>` on top, and measure with
 `lib.torch_mirror` (the same functions over PyTorch tensors, so autograd gives the gradients) two
 things: how large the residual stream is after each block, and how large a gradient the top block
 receives. Both variants use the same weights; three random seeds are averaged.
@@ -826,7 +833,7 @@ receives. Both variants use the same weights; three random seeds are averaged.
 
 ch.code(
     """
-sweep = lib.figures.block.depth_sweep(depths=(2, 8, 32), d=64, n_heads=4)   # a few seconds
+sweep = lib.figures.block.depth_sweep(depths=(2, 8, 32), d=64, n_heads=4)  # a few seconds
 lib.figures.block.plot_depth_experiment(sweep["runs"][32], sweep);
 """
 )
@@ -939,7 +946,7 @@ $12d^2 + 13d$. List every parameter's shape, multiply out, and add up:
 
 ch.code(
     """
-shapes = lib.figures.block.param_shapes(d=768)                    # the block of lib.transformer_block
+shapes = lib.figures.block.param_shapes(d=768)   # the block of lib.transformer_block
 for name, shape in shapes.items():
     print(f"{name:7} {str(shape):12} {np.prod(shape):>10,}")
 print("one block:", f"{sum(int(np.prod(s)) for s in shapes.values()):,}")
@@ -948,13 +955,14 @@ print("one block:", f"{sum(int(np.prod(s)) for s in shapes.values()):,}")
 
 md(
     zh="""
-整個模型還要加上詞嵌入 $\\mathbf{E}$（$|V| \\times d$）、位置嵌入表，以及最後一個 LayerNorm；語言模型頭與 $\\mathbf{E}$ 共用權重（第 5 章），
+整個模型還要加上詞嵌入 $\\mathbf{E}$（$|V| \\times d$）、位置嵌入表，以及最後一個 LayerNorm；語言模型頭與 $\\mathbf{E}$ {term}`共用權重 <權重共享（weight tying）>`（第 5 章），
 不另外算。GPT-2 小型版是 $d = 768$、12 層、$|V| = 50257$、1024 個位置 {cite}`radford2019language`；
 GPT-3 是 $d = 12288$、96 層、每層 96 個頭、2048 個位置 {cite}`brown2020language`。先拿本書的小編碼器對帳：從形狀算出來的數字，應該和發布的權重檔裡的數字個數一樣。
 """,
     en="""
 A whole model adds the embedding matrix $\\mathbf{E}$ ($|V| \\times d$), the position table and one
-final LayerNorm; the language-model head shares its weights with $\\mathbf{E}$ (chapter 5) and adds
+final LayerNorm; the language-model head shares its weights with $\\mathbf{E}$ ({term}`weight tying <weight tying（權重共享）>`,
+chapter 5) and adds
 nothing. GPT-2 small has $d = 768$, 12 layers, $|V| = 50257$ and 1024 positions
 {cite}`radford2019language`; GPT-3 has $d = 12288$, 96 layers of 96 heads and 2048 positions
 {cite}`brown2020language`. First, check the count against the book's tiny encoder: the number
@@ -968,11 +976,12 @@ gpt2 = lib.figures.block.param_count(d=768, n_layers=12, vocab=50257, n_position
                                      attn_bias=True, final_norm=True)
 gpt3 = lib.figures.block.param_count(d=12288, n_layers=96, vocab=50257, n_positions=2048,
                                      attn_bias=True, final_norm=True)
-params_tiny, cfg_tiny, _ = lib.tiny_models.load("encoder")        # the book's tiny encoder
-tiny = lib.figures.block.param_count(d=cfg_tiny.d, n_layers=cfg_tiny.n_layers, d_ff=cfg_tiny.d_ff,
-                                     vocab=cfg_tiny.vocab_size, n_positions=cfg_tiny.max_len,
-                                     final_norm=True)
-print(f"tiny encoder: {tiny['total']:,}   (shipped arrays: {sum(v.size for v in params_tiny.values()):,})")
+params_tiny, cfg_tiny, _ = lib.tiny_models.load("encoder")   # the book's tiny encoder
+tiny = lib.figures.block.param_count(d=cfg_tiny.d, n_layers=cfg_tiny.n_layers,
+                                     d_ff=cfg_tiny.d_ff, vocab=cfg_tiny.vocab_size,
+                                     n_positions=cfg_tiny.max_len, final_norm=True)
+shipped = sum(v.size for v in params_tiny.values())
+print(f"tiny encoder: {tiny['total']:,}   (shipped arrays: {shipped:,})")
 print(f"GPT-2 small:  {gpt2['total']:,}")
 print(f"GPT-3:        {gpt3['total']:,}   (d_k = {12288 // 96} per head)")
 lib.figures.block.plot_param_breakdown({lib.tr(zh="本書小模型", en="tiny encoder"): tiny,
@@ -1109,7 +1118,8 @@ A4 = 4
 out4 = np.zeros((N, d))   # ← replace with your concatenation of 4 heads, times WO
 
 lib.check(out4, lib.multi_head_attention(X, WQ, WK, WV, WO, n_heads=A4)[0],
-          hint=lib.tr(zh="第 h 個頭用第 h·2 到 (h+1)·2 欄。", en="Head h uses columns h·2 to (h+1)·2."));
+          hint=lib.tr(zh="第 h 個頭用第 h·2 到 (h+1)·2 欄。",
+                      en="Head h uses columns h·2 to (h+1)·2."));
 """
 )
 
@@ -1161,7 +1171,8 @@ x5 = np.array([3.0, 1.0, 4.0, 1.0, 5.0])
 z5 = np.zeros(5)          # ← replace with the z-scores of x5
 
 lib.check(z5, lib.layer_norm(x5), atol=1e-4,
-          hint=lib.tr(zh="減去平均，再除以 x5.std()（分母是 d）。", en="Subtract the mean, then divide by x5.std() (denominator d)."));
+          hint=lib.tr(zh="減去平均，再除以 x5.std()（分母是 d）。",
+                      en="Subtract the mean, then divide by x5.std() (denominator d)."));
 """
 )
 
@@ -1211,9 +1222,9 @@ ch.code(
     """
 n_medium = 0              # ← blocks + embeddings + positions + final LayerNorm
 
-lib.check(n_medium, lib.figures.block.param_count(d=1024, n_layers=24, vocab=50257, n_positions=1024,
-                                                  attn_bias=True, final_norm=True)["total"],
-          hint=lib.tr(zh="24·(12d²+13d) + |V|·d + 1024·d + 2d", en="24·(12d²+13d) + |V|·d + 1024·d + 2d"));
+medium = lib.figures.block.param_count(d=1024, n_layers=24, vocab=50257, n_positions=1024,
+                                        attn_bias=True, final_norm=True)
+lib.check(n_medium, medium["total"], hint="24·(12d²+13d) + |V|·d + 1024·d + 2d");
 """
 )
 
