@@ -272,14 +272,15 @@ def plot_ablation(acc: dict, highlight=None):
             bars[j].set_linewidth(2)
     ax.axhline(acc[langs[0]][None], color=_GREY, ls="--", lw=1)
     ax.axhline(0.5, color=_GREY, ls=":", lw=1)
-    ax.text(-0.45, 0.52, tr(zh="亂猜", en="chance"), color=_GREY, ha="left", fontsize=8)
+    ax.text(1.005, 0.5, tr(zh="亂猜", en="chance"), color=_GREY, ha="left", va="center",
+            fontsize=8, transform=ax.get_yaxis_transform())      # in the right margin
     ax.set_xticks(x, [_ablation_label(k) for k in keys], fontsize=8)
     ax.set_ylim(0, 1.3)
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
     ax.set_ylabel(tr(zh="保留集答對率", en="held-out accuracy"))
     ax.set_title(tr(zh="關掉注意力頭之後（虛線：全部開著）", en="With heads switched off (dashed: all on)"))
     ax.legend(frameon=False, fontsize=9, loc="upper left", ncol=len(langs))
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 0.95, 1))
     return fig
 
 
