@@ -232,4 +232,96 @@ or so, with no GPU needed.
 """,
 )
 
+ch.md(
+    zh="""
+## 練習
+
+**1.**（觀念）把「獎盃**放不進**行李箱」改成「獎盃**放得進**行李箱」，句尾也得跟著改成「因為它很小」或「因為它很大」才通順。
+這兩句的「它」各指誰？這說明 Winograd 句對的什麼特性？
+
+:::{dropdown} 解答
+「獎盃放得進行李箱，因為它很小」的「它」是獎盃（獎盃小，才放得進）；「……因為它很大」的「它」是行李箱（行李箱大，才裝得下）。
+換掉動詞和換掉形容詞一樣會讓指涉翻轉：答案取決於「放得進／放不進」和「大／小」的**組合**，也就是整句的意思，而不是任何單獨一個詞。Winograd 句對正是為此設計的：只靠詞與詞的搭配統計答不出來，非得讀懂整句不可 {cite}`levesque2012winograd`。
+:::
+
+**2.**（寫程式）模型在沒見過的句子上答對率是 {glue:text}`heldout_acc:.1%`，但它答得有多**確定**？
+對每一句測試句 `e`，用 `lib.winograd.resolve` 算出模型給正確答案 `e.referent` 的機率，把其中最小的存成 `p_min`。
+""",
+    en="""
+## Exercises
+
+**1.** (Concepts) Change "the trophy **doesn't fit** into the suitcase" to "the trophy **fits** into
+the suitcase"; the end must change too, to "because it is small" or "because it is big", to make
+sense. What does "it" refer to in each? What does that say about Winograd pairs?
+
+:::{dropdown} Solution
+In "the trophy fits into the suitcase because it is small", "it" is the trophy (a small trophy
+fits); in "… because it is big", it is the suitcase (a big suitcase holds it). Changing the verb
+flips the referent just as changing the adjective does: the answer depends on the **combination**
+of "fits / doesn't fit" and "big / small", on the meaning of the whole sentence, not on any single
+word. That is what Winograd pairs are designed for: word-association statistics alone cannot
+answer them; you have to understand the sentence {cite}`levesque2012winograd`.
+:::
+
+**2.** (Coding) On unseen sentences the model is right {glue:text}`heldout_acc:.1%` of the time, but
+how **sure** is it? For every held-out sentence `e`, use `lib.winograd.resolve` to get the
+probability the model gives the right answer `e.referent`, and store the smallest of them in
+`p_min`.
+""",
+)
+
+ch.code(
+    """
+heldout = lib.corpus.examples(LANG, "heldout")   # each e has e.tokens and e.referent
+p_min = 1.0               # ← replace with the smallest probability of the right referent
+
+expected = min(lib.winograd.resolve(e.tokens, LANG).probs[e.referent] for e in heldout)
+lib.check(p_min, expected,
+          hint=lib.tr(zh="對每一句取 r.probs[e.referent]，再取 min。",
+                      en="Take r.probs[e.referent] for each sentence, then the min."));
+"""
+)
+
+ch.hidden(
+    """
+probs_right = [lib.winograd.resolve(e.tokens, LANG).probs[e.referent] for e in heldout]
+k_min = min(range(len(probs_right)), key=probs_right.__getitem__)
+sep = "" if LANG == "zh" else " "
+lib.glue("hard_sentence", sep.join(heldout[k_min].tokens))
+lib.glue("hard_referent", heldout[k_min].referent)
+lib.glue("p_min_sol", float(probs_right[k_min]));
+"""
+)
+
+ch.check(
+    """
+assert abs(min(probs_right) - expected) < 1e-12
+assert (min(probs_right) > 0.5) == (lib.winograd.heldout_accuracy(LANG) == 1.0)
+"""
+)
+
+ch.md(
+    zh="""
+:::{dropdown} 解答
+```python
+p_min = min(lib.winograd.resolve(e.tokens, LANG).probs[e.referent] for e in heldout)
+```
+最沒把握的是「{glue:text}`hard_sentence`」，模型給正確答案「{glue:text}`hard_referent`」的機率仍有
+{glue:text}`p_min_sol:.2%`。在這個小小的合成語料上，模型非常有把握；但第 7 章會提醒：有把握、答對了，
+不等於它是用人類的理由答對的。
+:::
+""",
+    en="""
+:::{dropdown} Solution
+```python
+p_min = min(lib.winograd.resolve(e.tokens, LANG).probs[e.referent] for e in heldout)
+```
+The least sure case is "{glue:text}`hard_sentence`", and even there the model gives the right
+answer, "{glue:text}`hard_referent`", a probability of {glue:text}`p_min_sol:.2%`. On this small
+synthetic corpus the model is very sure of itself; chapter 7 will remind us that being sure, and
+being right, is not the same as being right for a human's reasons.
+:::
+""",
+)
+
 ch.write()
