@@ -90,6 +90,11 @@ def test_temperature_frame_left_right_and_samples(lang):
         assert np.allclose(shown, np.sort(lib.softmax(logp, temperature=tau))[::-1][:6])
         assert np.all(np.isfinite(shown))
         assert all(s in _texts(fig) for s in samples)
+        # each value label sits above both its bar and the dashed τ = 1 outline
+        p, p1 = lib.softmax(U, temperature=tau), lib.softmax(U)
+        labels = [t for t in left.texts if t.get_text().replace(".", "").isdigit()]
+        assert [t.get_text() for t in labels] == [f"{v:.3f}" for v in p]
+        assert all(t.get_position()[1] >= max(a, b) for t, a, b in zip(labels, p, p1))
         plt.close(fig)
     # τ = 0.01 is greedy: all the mass on the best token
     fig = generation.plot_temperature_frame(0.01, TOKENS_ZH, U, vocab, logp, samples)

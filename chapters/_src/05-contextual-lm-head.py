@@ -402,6 +402,7 @@ with torch.no_grad():
 ch.hidden(
     """
 lib.glue("ch5_gpt2_saved", float(50257 * 768 / 1e6))
+lib.glue("ch5_gpt2_saved_wan", float(50257 * 768 / 1e4))   # in 萬 (10^4), for the zh book
 lib.glue("ch5_gpt2_total_m", 124.0)                      # GPT-2 small, tied: about 124 M parameters
 lib.glue("ch5_gpt2_total_yi", 1.24)                      # the same, in 億 (10^8)
 lib.glue("ch5_gpt2_share", float(100 * 50257 * 768 / 124e6));
@@ -411,7 +412,7 @@ lib.glue("ch5_gpt2_share", float(100 * 50257 * 768 / 124e6));
 md(
     zh="""
 四個詞元、三維，省下的只有 {glue:text}`ch5_toy_saved` 個參數；但像 GPT-2 那樣 $|V| = 50{,}257$、$d = 768$ 的模型，
-共享省下的是約 {glue:text}`ch5_gpt2_saved:.1f` 百萬個參數 {cite}`radford2019language`。
+共享省下的是約 {glue:text}`ch5_gpt2_saved_wan:.0f` 萬個參數 {cite}`radford2019language`。
 """,
     en="""
 With four tokens in three dimensions tying saves only {glue:text}`ch5_toy_saved` parameters; for a model like GPT-2,
@@ -765,7 +766,7 @@ assert int(np.argmax(cold)) == int(np.argmax(u)) and cold.max() > 0.99   # … s
 md(
     zh="""
 **互動圖：溫度滑桿。** 拖動 $\\tau$，看三件事一起變：左邊是上面那四個詞元的分布（虛線框是 $\\tau = 1$）；
-右邊是本書的小解碼器在「太＿了」這個空格上的前幾名候選詞，算法一樣是 softmax(分數/$\\tau$)；
+右邊是本書的小解碼器在「太＿了」這個空格上的前幾名候選詞，算的方式一樣，都是 softmax(分數/$\\tau$)；
 下方是小解碼器在這個溫度下接著句首寫出的句子（每一格用同一顆亂數種子）。
 $\\tau$ 很小時幾乎每次都寫出同一句（就是貪婪解碼那一句），$\\tau$ 很大時開始胡言亂語。這個小工具在網頁上不需要 Python 也能動。
 """,
@@ -937,7 +938,7 @@ $-\\ln 0.5 \\approx$ {glue:text}`ch5_loss_half:.3f`。損失等於 1 時 $p = e^
 
 :::{dropdown} 解答
 
-省下的是一個 $|V| \\times d$ 的矩陣：GPT-2 約 $50{,}257 \\times 768 \\approx$ {glue:text}`ch5_gpt2_saved:.1f` 百萬個參數；
+省下的是一個 $|V| \\times d$ 的矩陣：GPT-2 是 $50{,}257 \\times 768 \\approx$ {glue:text}`ch5_gpt2_saved_wan:.0f` 萬個參數；
 小解碼器是 $|V| \\times d =$ {glue:text}`ch5_tiny_saved` 個。這不是小數目：$\\mathbf{E}$ 佔了小解碼器全部
 {glue:text}`ch5_tiny_total` 個參數的 {glue:text}`ch5_tiny_share:.0f`%；在最小版的 GPT-2（共約
 {glue:text}`ch5_gpt2_total_yi:.2f` 億個參數）裡更佔了 {glue:text}`ch5_gpt2_share:.0f`%。
@@ -1091,8 +1092,8 @@ def sentence_loss(tokens):
     return float(np.mean(losses)) if losses else 0.0   # 0.0 until the loop appends
 
 bits = [b for _, b in lib.winograd.surprisal(big, LANG)]
-hint = lib.tr(zh="正確詞元的機率是 probs[vocab.index(tokens[t])]；位元換成 nats 要乘 ln 2。",
-              en="p of the right token: probs[vocab.index(tokens[t])]; nats = bits × ln 2.")
+hint = lib.tr(zh="vocab.index(...) 找得到正確詞元在 probs 裡的位置；位元換成 nats 要乘 ln 2。",
+              en="vocab.index(...) finds where the right token sits in probs; nats = bits × ln 2.")
 lib.check(sentence_loss(big), np.mean(bits) * np.log(2), rtol=1e-4, hint=hint)
 """
 )
