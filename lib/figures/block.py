@@ -305,9 +305,9 @@ def head_table(rows, r_big):
     pron = r_big.tokens[r_big.pronoun_index]
     big, small = tr(zh="「太大」句", en='"too big"'), tr(zh="「太小」句", en='"too small"')
     head = [tr(zh="層·頭", en="layer·head"),
-            tr(zh=f"{pron} 最看重（{big}）", en=f"{pron} looks most at ({big})"),
-            tr(zh=f"{pron} 最看重（{small}）", en=f"{pron} looks most at ({small})"),
-            tr(zh=f"{n1} 的佔比（大／小）", en=f"{n1}'s share (big / small)")]
+            tr(zh=f"{pron}最看重（{big}）", en=f"{pron} looks most at ({big})"),
+            tr(zh=f"{pron}最看重（{small}）", en=f"{pron} looks most at ({small})"),
+            tr(zh=f"{n1}的佔比（大／小）", en=f"{n1}'s share (big / small)")]
     lines = [" | ".join(head)]
     for r in rows:
         lines.append(" | ".join([
