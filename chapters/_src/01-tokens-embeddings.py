@@ -247,7 +247,7 @@ md(
 在 {glue:text}`n_pairs` 對句子上合併 {glue:text}`n_merges` 次之後，詞彙表從 256 個位元組長到 {glue:text}`vocab_size` 個詞元。
 下面是最先學到的 12 次合併。第一次合併的是「{glue:text}`merge0_left`」加上「{glue:text}`merge0_right`」
 （共出現 {glue:text}`merge0_count` 次，␣ 代表空格）：英文裡一大堆以 t 開頭的詞，前面都有空格。
-`<e4>` 這樣的寫法是**半個漢字**：它是某個字 UTF-8 編碼的第一個位元組，很多常用字的第一個位元組相同，所以很早就被合併了。
+`<e4>` 這樣的寫法是**不完整的漢字**：它是某個字 UTF-8 編碼的第一個位元組，很多常用字的第一個位元組相同，所以很早就被合併了。
 位元組層級的 BPE 根本不知道「字」在哪裡結束。
 """,
     en="""
@@ -307,6 +307,7 @@ ch.check(
     """
 assert {"放不進", "行李箱", " suitcase", " because"} <= set(tok.pieces(zh) + tok.pieces(en))
 assert "獎盃" not in tok.pieces(zh) and "獎" not in tok.pieces(zh)
+assert "因為它太" in tok.pieces(zh)                   # a chunk is a run of Han characters
 """
 )
 
@@ -330,6 +331,7 @@ md(
 中文句子切成 {glue:text}`n_tok_zh` 個詞元，英文句子 {glue:text}`n_tok_en` 個（· 代表空格）。
 例句的片段在訓練文本裡出現過好幾次（「太大」「太小」兩句，還有其他「放不進」的句子），所以「放不進」、「行李箱」這些片段整塊進了詞彙表；
 英文的 ` suitcase`、` because` 也是一整個詞元。「獎盃」出現的次數還不夠多，仍然碎成位元組片段。
+中文不用空格分詞，一串連續的漢字就是一塊，所以合併會跨過詞的界線：「因為它太」也成了一個詞元。
 換成一句斷詞器沒看過的句子，切得就碎得多，等一下比較中英文時會看到。
 
 這些詞元是一次一次合併出來的。拉動滑桿，從 0 次合併（純位元組）看到 {glue:text}`n_merges` 次：
@@ -339,7 +341,8 @@ The Chinese sentence becomes {glue:text}`n_tok_zh` tokens, the English one
 {glue:text}`n_tok_en` (· marks a space). Pieces of the running example occur several times in
 the training text (both sentences of the pair, and other "doesn't fit" sentences), so pieces like 「放不進」 and 「行李箱」 entered the vocabulary whole, as did
 English ` suitcase` and ` because`. 「獎盃」 (trophy) is not frequent enough yet and still falls
-apart into byte pieces. A sentence the tokenizer never saw is cut much finer, as the
+apart into byte pieces. Chinese puts no spaces between words, so a whole run of Han characters is
+one chunk and merges cross word boundaries: 「因為它太」 ("because it too") became one token. A sentence the tokenizer never saw is cut much finer, as the
 comparison of the two languages will show.
 
 These tokens were built one merge at a time. Move the slider from 0 merges (bare bytes) to
@@ -375,7 +378,7 @@ lib.glue("bytes_en_sentence", len(en.encode("utf-8")))
 md(
     zh="""
 0 次合併時，每個位元組都是一個詞元：中文句子 {glue:text}`bytes_zh_sentence` 個、英文句子 {glue:text}`bytes_en_sentence` 個。
-最先合併的是英文的常見片段和標點；漢字要等它的位元組組合出現得夠多次，才會黏成完整的字，甚至整個詞。
+英文的常見片段和標點最先成形；漢字要等它的位元組組合出現得夠多次，才會黏成完整的字，甚至整個詞。
 """,
     en="""
 With 0 merges every byte is a token: {glue:text}`bytes_zh_sentence` for the Chinese sentence,
@@ -650,6 +653,7 @@ lib.glue("bytes_zh", sum(len(s.encode("utf-8")) for s in held_zh))
 ch.check(
     """
 assert c_en_only[0] == sum(len(s.encode("utf-8")) for s in held_zh)   # no Chinese merges: bytes
+assert c_en_only[0] == 3 * chars[0]          # every character of the Chinese half is 3 bytes
 assert c_en_only[0] / c_en_only[1] > 1.3 and c_zh_only[1] / c_zh_only[0] > 1.3
 assert abs(c_both[0] / c_both[1] - 1) < 0.3
 """
@@ -661,12 +665,12 @@ ch.code(
 
 md(
     zh="""
-同樣 {glue:text}`held_chars_zh` 個漢字（英文是 {glue:text}`held_chars_en` 個字母和空格），結果完全取決於斷詞器看過什麼：
+同樣的內容，中文是 {glue:text}`held_chars_zh` 個字元（含全形標點），英文是 {glue:text}`held_chars_en` 個字元（字母、空格和標點）。詞元數則完全取決於斷詞器看過什麼：
 
-- **只學英文**的斷詞器沒學到任何中文片段，每個漢字都退回 3 個位元組（這些漢字共 {glue:text}`bytes_zh` 個位元組）：中文要 {glue:text}`cnt_enonly_zh` 個詞元，
-  英文只要 {glue:text}`cnt_enonly_en` 個，中文貴了 {glue:text}`ratio_enonly:.2f` 倍。
+- **只學英文**的斷詞器沒學到任何中文片段，每個漢字和全形標點都退回 3 個位元組（共 {glue:text}`bytes_zh` 個位元組）：中文要 {glue:text}`cnt_enonly_zh` 個詞元，
+  英文只要 {glue:text}`cnt_enonly_en` 個，中文的成本是英文的 {glue:text}`ratio_enonly:.2f` 倍。
   大型模型的斷詞器多半以英文為主，Petrov 等人在許多語言上量到的就是這種差距。
-- **只學中文**的斷詞器反過來：中文 {glue:text}`cnt_zhonly_zh` 個、英文 {glue:text}`cnt_zhonly_en` 個，英文要多付 {glue:text}`ratio_zhonly:.2f` 倍。
+- **只學中文**的斷詞器反過來：中文 {glue:text}`cnt_zhonly_zh` 個、英文 {glue:text}`cnt_zhonly_en` 個，英文的成本是中文的 {glue:text}`ratio_zhonly:.2f` 倍。
 - **中英各半**時，中文 {glue:text}`cnt_both_zh` 個、英文 {glue:text}`cnt_both_en` 個，比值 {glue:text}`ratio_both:.2f`。
   但即使如此，留下來的句子裡還有 {glue:text}`unseen_chars` 個漢字從沒在訓練文本出現過，
   它們仍然只能切成位元組碎片：漢字有好幾千個，英文字母只有 26 個，小小的訓練文本蓋不住中文。
@@ -675,12 +679,12 @@ md(
 詞元不同，逐詞元的數字就不能直接比。
 """,
     en="""
-The same content, {glue:text}`held_chars_zh` Han characters in Chinese (and
-{glue:text}`held_chars_en` letters and spaces in English): the result depends entirely on what
-the tokenizer has seen.
+The same content is {glue:text}`held_chars_zh` characters in Chinese (full-width punctuation
+included) and {glue:text}`held_chars_en` characters in English (letters, spaces and punctuation).
+The number of tokens depends entirely on what the tokenizer has seen:
 
-- The **English-only** tokenizer learned no Chinese pieces, so every Han character falls back to
-  its 3 bytes ({glue:text}`bytes_zh` bytes in all): Chinese takes {glue:text}`cnt_enonly_zh` tokens, English only
+- The **English-only** tokenizer learned no Chinese pieces, so every Han character and full-width
+  punctuation mark falls back to its 3 bytes ({glue:text}`bytes_zh` bytes in all): Chinese takes {glue:text}`cnt_enonly_zh` tokens, English only
   {glue:text}`cnt_enonly_en`; Chinese costs {glue:text}`ratio_enonly:.2f` times as much. The
   tokenizers of large models are mostly English-heavy; this is the kind of gap Petrov et al.
   measured across many languages.
@@ -804,7 +808,7 @@ for n in (20, 400):
 **5.** 一個模型的詞彙表有 50,000 個詞元、寬度 $d = 768$。它的詞嵌入矩陣有幾個參數？
 
 :::{dropdown} 解答
-$|V| \\times d = 50{,}000 \\times 768 =$ {glue:text}`ex_params:,` 個參數，只是一張表就有三千多萬個數字。
+$|V| \\times d = 50{,}000 \\times 768 =$ {glue:text}`ex_params:,` 個參數，光是這一張表就有這麼多數字。
 第 5 章會看到，語言模型頭常常和它共用同一張表（權重共享）。
 :::
 """,
@@ -846,8 +850,8 @@ training; an unseen character becomes `<unk>` and its information is lost.
 its embedding matrix hold?
 
 :::{dropdown} Solution
-$|V| \\times d = 50{,}000 \\times 768 =$ {glue:text}`ex_params:,` parameters: more than thirty
-million numbers in one table. Chapter 5 shows that the language-model head often shares this very
+$|V| \\times d = 50{,}000 \\times 768 =$ {glue:text}`ex_params:,` parameters, all of them in a
+single table. Chapter 5 shows that the language-model head often shares this very
 table (weight tying).
 :::
 """,

@@ -163,7 +163,7 @@ $$
 $$
 
 查位置那一列，和查詞那一列是同一件事：座位號碼就是這張表的編號，所以同樣可以用 `lib.embed`。
-兩者相加而不是接在一起，寬度仍然是 $d$。BERT 和 GPT-2 用的就是這種學出來的位置表。
+兩者相加而不是接在一起，寬度仍然是 $d$。BERT {cite}`devlin2019bert` 和 GPT-2 {cite}`radford2019language` 用的就是這種學出來的位置表。
 
 **算算看。** 沿用第 1 章 4 個詞元的 $\mathbf{E}$，「它」的詞嵌入是 $[0.2, 0.7, 0.5]$。
 假設「它」坐在第 11 號，而 $\mathbf{E}_{\text{pos}}$ 的第 11 列是 $[0.1, -0.2, 0.0]$。
@@ -183,7 +183,8 @@ $$
 
 Looking up the seat's row is the same operation as looking up the word's row: the seat number is
 the id into this table, so `lib.embed` serves again. The two are added, not concatenated, so the
-width stays $d$. BERT and GPT-2 use such a learned table of positions.
+width stays $d$. BERT {cite}`devlin2019bert` and GPT-2 {cite}`radford2019language` use such a
+learned table of positions.
 
 **Work it out.** Keep chapter 1's four-token $\mathbf{E}$: the embedding of 「它」 ("it") is
 $[0.2, 0.7, 0.5]$. Suppose "it" sits in seat 11 and row 11 of $\mathbf{E}_{\text{pos}}$ is
@@ -256,7 +257,8 @@ vector. Move the slider to give "it" another seat:
 ch.code(
     """
 draw = partial(lib.figures.positions.plot_seat, E_pos, x_word, it)
-lib.widgets.frames_widget(draw, {"seat": list(range(max_len + 1))},
+seats = [0, 3, 6, 9, 11, max_len]     # max_len: one seat past the table
+lib.widgets.frames_widget(draw, {"seat": seats},
                           labels={"seat": lib.tr(zh="座位", en="seat")})
 """
 )
@@ -356,6 +358,8 @@ glue_cell(
 lib.glue("tiny_max_len", int(cfg.max_len))
 lib.glue("tiny_last_seat", int(cfg.max_len) - 1)
 lib.glue("tiny_d", int(cfg.d))
+lib.glue("tiny_layers", int(cfg.n_layers))
+lib.glue("tiny_heads", int(cfg.n_heads))
 lib.glue("longest", int(max(lengths)))
 lib.glue("first_unseen", int(max(lengths)))
 lib.glue("unused_change", float(change[max(lengths):].max()))
@@ -365,7 +369,7 @@ lib.glue("used_change_min", float(change[:max(lengths)].min()))
 
 md(
     zh="""
-這張表有 {glue:text}`tiny_max_len` 列，可是語料裡最長的句子只有 {glue:text}`longest` 個詞元，
+這張表有 {glue:text}`tiny_max_len` 列，可是訓練語料裡最長的句子只有 {glue:text}`longest` 個詞元，
 第 {glue:text}`first_unseen` 到 {glue:text}`tiny_last_seat` 號從沒坐過人。坐過人的座位，每一列至少改了
 {glue:text}`used_change_min:.0%`；沒坐過的那幾列頂多改了 {glue:text}`unused_change:.0%`，
 方向完全沒變，只是被權重衰減（weight decay）等比例縮小了一點：它們從沒收到梯度，仍然是開始時的亂數。
@@ -379,7 +383,7 @@ md(
 說「沒有位置就分不出順序」是一回事，實際量一次是另一回事。本書的語料裡，每一對名詞都以**兩種順序**出現：
 """,
     en="""
-The table has {glue:text}`tiny_max_len` rows, but the longest sentence of the corpus has only
+The table has {glue:text}`tiny_max_len` rows, but the longest training sentence has only
 {glue:text}`longest` tokens: seats {glue:text}`first_unseen` to {glue:text}`tiny_last_seat` were
 never used. Every row of a used seat changed by at least {glue:text}`used_change_min:.0%`; the
 unused rows changed by at most {glue:text}`unused_change:.0%`, without turning at all, merely
@@ -427,15 +431,15 @@ md(
     zh="""
 第一句的「它」指{glue:text}`noun_a`（太大的是放不進去的那個），第二句的「它」指{glue:text}`noun_b`。
 可是兩句是同一袋詞：沒有位置的模型看到的兩個輸入完全相同，只能給出相同的答案，一定錯一句。
-下面比較兩個架構相同的小編碼器（兩層、每層兩個頭、寬度 {glue:text}`tiny_d`），唯一的差別是有沒有位置表。
+下面比較兩個架構相同的小編碼器（{glue:text}`tiny_layers` 層、每層 {glue:text}`tiny_heads` 個頭、寬度 {glue:text}`tiny_d`），唯一的差別是有沒有位置表。
 兩個都訓練好了，隨書發布；這裡只在它們訓練時沒看過的名詞組合上，數答對的比例：
 """,
     en="""
 In the first sentence "it" is the {glue:text}`noun_a` (the thing that is too big is the one that
 does not fit); in the second it is the {glue:text}`noun_b`. Yet the two are the same bag of
 words: a model without positions receives identical inputs, must give identical answers, and so
-gets one of them wrong. Below we compare two tiny encoders with the same architecture (two
-layers, two heads each, width {glue:text}`tiny_d`) that differ only in the position table. Both
+gets one of them wrong. Below we compare two tiny encoders with the same architecture ({glue:text}`tiny_layers`
+layers, {glue:text}`tiny_heads` heads each, width {glue:text}`tiny_d`) that differ only in the position table. Both
 ship trained with the book; we count how often each is right on noun pairs it never saw in
 training:
 """,
@@ -467,6 +471,9 @@ lib.glue("acc_nopos_en", accuracy[no_pos][langs["en"]])
 
 ch.check(
     """
+cfg_nopos = lib.tiny_models.load("encoder_nopos")[1]
+assert cfg.positions and not cfg_nopos.positions
+assert cfg_nopos == cfg.__class__(**{**vars(cfg), "positions": False})   # all else the same
 for lg in langs.values():
     assert accuracy[with_pos][lg] > 0.9, accuracy
     assert abs(accuracy[no_pos][lg] - 0.5) < 1e-9, accuracy   # every bag has a twin

@@ -36,7 +36,7 @@ def _token_layout(rows, max_units):
     return layout, n_lines
 
 
-def plot_tokens(rows, width=8.0, min_lines=0):
+def plot_tokens(rows, width=8.0, min_lines=0, title=None):
     """Each row: a label and the token pieces of one sentence, drawn as coloured tiles.
 
     Parameters
@@ -47,6 +47,8 @@ def plot_tokens(rows, width=8.0, min_lines=0):
         Figure width in inches; long rows wrap onto further lines.
     min_lines : int
         Reserve at least this many lines of tiles (frames of a widget keep one height).
+    title : str, optional
+        A line above the rows (a widget frame says how many merges it shows).
 
     Returns
     -------
@@ -56,8 +58,12 @@ def plot_tokens(rows, width=8.0, min_lines=0):
     max_units = (width - 1.6) / unit
     layout, n_lines = _token_layout(rows, max_units)
     n_lines = max(n_lines, min_lines)
-    fig, ax = plt.subplots(figsize=(width, 0.55 * n_lines + 0.5 * len(rows) + 0.2))
+    top = 0.5 if title else 0.0
+    fig, ax = plt.subplots(figsize=(width, 0.55 * n_lines + 0.5 * len(rows) + 0.2 + top))
     y = 0.0
+    if title:
+        ax.text(0, y - 0.05, title, fontsize=11, color="black", va="top")
+        y -= top
     for r, (label, pieces, lines) in enumerate(layout):
         n = len(pieces)
         ax.text(0, y - 0.1, tr(zh=f"{label}（共 {n} 個詞元）", en=f"{label} ({n} tokens)"),
@@ -76,9 +82,9 @@ def plot_tokens(rows, width=8.0, min_lines=0):
             y -= 0.55
         y -= 0.15
     ax.set_xlim(-0.2, max_units + 0.5)
-    ax.set_ylim(min(y, -(0.55 * n_lines + 0.7 * len(rows))), 0.2)
+    ax.set_ylim(min(y, -(0.55 * n_lines + 0.7 * len(rows) + top)), 0.2)
     ax.axis("off")
-    fig.tight_layout()
+    fig.subplots_adjust(left=0.01, right=0.99, bottom=0.01, top=0.99)   # no ticks: no tight_layout
     return fig
 
 
@@ -167,8 +173,8 @@ def plot_coordinate_dictionary(E, tokens, highlight=None):
         ax.plot([p[0], p[0]], [p[1], p[1]], [0, p[2]], color=c, linewidth=0.7, linestyle=":")
         ax.text(p[0], p[1], p[2] + 0.05, f"{i} {t}", fontsize=9, color=c)
         if hot:
-            ax.text(p[0], p[1], p[2] - 0.14, f"[{', '.join(f'{v:g}' for v in p)}]", fontsize=8.5,
-                    color=c)
+            ax.text(p[0] - 0.04, p[1], p[2] - 0.12, f"[{', '.join(f'{v:g}' for v in p)}]",
+                    fontsize=8.5, color=c, ha="right")   # leftwards: clear of the other labels
     ax.set_xlim(0, 1), ax.set_ylim(0, 1), ax.set_zlim(0, 1)
     ax.set_xlabel("d1"), ax.set_ylabel("d2"), ax.set_zlabel("d3")
     ax.set_title(tr(zh="座標辭典：每個詞元是一個點", en="A coordinate dictionary: each token a point"),
@@ -225,9 +231,6 @@ def plot_merges_frame(tokenizer, sentences, n_merges, width=8.0):
     most = tokenizer.truncated(0)                 # bare bytes: the most lines any frame needs
     _, n_lines = _token_layout([(lab, most.pieces(t)) for lab, t in sentences],
                                (width - 1.6) / 0.16)
-    fig = plot_tokens([(label, tok.pieces(text)) for label, text in sentences], width=width,
-                      min_lines=n_lines)
-    fig.suptitle(tr(zh=f"合併 {n_merges} 次之後", en=f"after {n_merges} merges"),
-                 fontsize=11, x=0.02, ha="left")
-    fig.tight_layout()
-    return fig
+    return plot_tokens([(label, tok.pieces(text)) for label, text in sentences], width=width,
+                       min_lines=n_lines,
+                       title=tr(zh=f"合併 {n_merges} 次之後", en=f"after {n_merges} merges"))

@@ -123,7 +123,8 @@ def plot_seat(E_pos, x, token, seat):
     ax_b.legend(frameon=False, fontsize=8.5, loc="upper left")
     ax_b.set_title(title, fontsize=10)
     ax_b.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
+    # fixed margins: the same layout in every frame, and no tight_layout pass per frame
+    fig.subplots_adjust(left=0.09, right=0.98, bottom=0.09, top=0.91, wspace=0.2)
     return fig
 
 
@@ -147,7 +148,8 @@ def plot_ablation(accuracy, chance=0.5):
         bars = ax.bar(x - 0.4 + w * (m + 0.5), vals, w, color=color, label=model)
         ax.bar_label(bars, labels=[f"{v:.0%}" for v in vals], fontsize=9, padding=2)
     ax.axhline(chance, color="black", linestyle="--", linewidth=1)
-    ax.text(-0.48, chance + 0.02, tr(zh="亂猜", en="chance"), fontsize=9, ha="left")
+    ax.text(1.01, chance, tr(zh="亂猜", en="chance"), fontsize=9, ha="left", va="center",
+            transform=ax.get_yaxis_transform())          # right of the axes, clear of the bars
     ax.set_xticks(x, langs)
     ax.set_ylim(0, 1.12)
     ax.set_ylabel(tr(zh="沒看過的句子答對的比例", en="accuracy on held-out sentences"))
