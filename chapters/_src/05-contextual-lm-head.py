@@ -203,7 +203,7 @@ md(
     zh="""
 在輸入端，兩個「{glue:text}`ch5_pronoun`」的餘弦相似度是 {glue:text}`ch5_cos_input:.2f`：同一列詞嵌入，
 同一個座位，向量分毫不差。這就是第 1 章說的靜態詞向量的限制。第 1 層之後還有 {glue:text}`ch5_cos_before_top:.2f`，
-經過全部 {glue:text}`ch5_n_layers` 層之後降到 {glue:text}`ch5_cos_top:.2f`：兩個向量主要是在最後一層分開的，
+到了第 {glue:text}`ch5_n_layers` 層（最後一層）之後降到 {glue:text}`ch5_cos_top:.2f`：兩個向量主要是在最後一層分開的，
 這和第 4 章看到的路線一致：「它」要到第 2 層才轉向句尾，讀進第 1 層寫在形容詞一帶的語境。
 模型也據此把一句的「它」判給「{glue:text}`ch5_ref_big`」、
 另一句判給「{glue:text}`ch5_ref_small`」。兩句唯一的差別是「它」**後面**的一個字，所以能把兩個向量推開的，
@@ -213,8 +213,8 @@ md(
 At the input, the two "{glue:text}`ch5_pronoun`"s have cosine similarity
 {glue:text}`ch5_cos_input:.2f`: the same row of embeddings, the same seat, exactly the same vector.
 This is the limit of static vectors that chapter 1 pointed out. After layer 1 it is still
-{glue:text}`ch5_cos_before_top:.2f`; after all {glue:text}`ch5_n_layers` layers it has dropped to
-{glue:text}`ch5_cos_top:.2f`. The two vectors part mostly in the last layer, which fits the route
+{glue:text}`ch5_cos_before_top:.2f`; after layer {glue:text}`ch5_n_layers`, the
+last, it has dropped to {glue:text}`ch5_cos_top:.2f`. The two vectors part mostly in the last layer, which fits the route
 chapter 4 found: "it" turns to the end of the sentence only in layer 2, and reads there the context
 that layer 1 wrote into the words around the adjective. The model accordingly
 assigns one "it" to "{glue:text}`ch5_ref_big`" and the other to "{glue:text}`ch5_ref_small`".
@@ -609,14 +609,14 @@ md(
     zh="""
 一開始的損失是 {glue:text}`ch5_loss_first:.2f`，接近在 {glue:text}`ch5_vocab` 個詞元之間亂猜的
 $\\ln |V| =$ {glue:text}`ch5_loss_uniform:.2f`；{glue:text}`ch5_steps` 步之後，最後幾步的平均降到
-{glue:text}`ch5_loss_last:.2f`。本書附的解碼器是用同一個函式訓練得更久的版本，後面的生成和第 6 章的評估都用它。
+{glue:text}`ch5_loss_last:.2f`。本書附的解碼器是用同一個函式、在兩種語言的訓練句上訓練得更久的版本，後面的生成和第 6 章的評估都用它。
 """,
     en="""
 The loss starts at {glue:text}`ch5_loss_first:.2f`, close to
 $\\ln |V| =$ {glue:text}`ch5_loss_uniform:.2f` for guessing uniformly among
 {glue:text}`ch5_vocab` tokens; after {glue:text}`ch5_steps` steps the average of the last few
 steps is down to {glue:text}`ch5_loss_last:.2f`. The decoder that ships with the book was
-trained longer by the same function; the generation below and chapter 6's evaluation use it.
+trained longer by the same function, on the training sentences of both languages; the generation below and chapter 6's evaluation use it.
 """,
 )
 
@@ -939,8 +939,8 @@ $-\\ln 0.5 \\approx$ {glue:text}`ch5_loss_half:.3f`。損失等於 1 時 $p = e^
 :::{dropdown} 解答
 
 省下的是一個 $|V| \\times d$ 的矩陣：GPT-2 是 $50{,}257 \\times 768 \\approx$ {glue:text}`ch5_gpt2_saved_wan:.0f` 萬個參數；
-小解碼器是 $|V| \\times d =$ {glue:text}`ch5_tiny_saved` 個。這不是小數目：$\\mathbf{E}$ 佔了小解碼器全部
-{glue:text}`ch5_tiny_total` 個參數的 {glue:text}`ch5_tiny_share:.0f`%；在最小版的 GPT-2（共約
+小解碼器是 $|V| \\times d =$ {glue:text}`ch5_tiny_saved:,` 個。這不是小數目：$\\mathbf{E}$ 佔了小解碼器全部
+{glue:text}`ch5_tiny_total:,` 個參數的 {glue:text}`ch5_tiny_share:.0f`%；在最小版的 GPT-2（共約
 {glue:text}`ch5_gpt2_total_yi:.2f` 億個參數）裡更佔了 {glue:text}`ch5_gpt2_share:.0f`%。
 :::
 
@@ -983,9 +983,9 @@ And in the book's tiny decoder ($|V| =$ {glue:text}`ch5_vocab`, $d =$ {glue:text
 
 :::{dropdown} Solution
 It saves one $|V| \\times d$ matrix: for GPT-2 about $50{,}257 \\times 768 \\approx$ {glue:text}`ch5_gpt2_saved:.1f` million
-parameters; for the tiny decoder $|V| \\times d =$ {glue:text}`ch5_tiny_saved`. That is no small
+parameters; for the tiny decoder $|V| \\times d =$ {glue:text}`ch5_tiny_saved:,`. That is no small
 change: $\\mathbf{E}$ is {glue:text}`ch5_tiny_share:.0f`% of the tiny decoder's
-{glue:text}`ch5_tiny_total` parameters, and {glue:text}`ch5_gpt2_share:.0f`% of the smallest
+{glue:text}`ch5_tiny_total:,` parameters, and {glue:text}`ch5_gpt2_share:.0f`% of the smallest
 GPT-2's (about {glue:text}`ch5_gpt2_total_m:.0f` million in all).
 :::
 
