@@ -15,7 +15,7 @@ from lib.book import tr
 
 __all__ = [
     "neg_log_terms", "plot_neg_log_terms", "plot_one_small_probability",
-    "unigram_perplexity", "bits_per_byte", "predicted_text", "heldout_perplexities",
+    "unigram_perplexity", "corpus_unigram_perplexity", "bits_per_byte", "predicted_text", "heldout_perplexities",
     "train_heldout_perplexities", "language_stats", "second_noun_bits", "plot_baselines", "plot_tokens_vs_bytes",
     "plot_train_vs_heldout",
 ]
