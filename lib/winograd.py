@@ -292,11 +292,12 @@ def generate(prefix_tokens, lang: str, temperature: float = 1.0, rng=None,
     tokens = _decoder_tokens(prefix_tokens, lang)
     _, cfg, _ = tiny_models.load("decoder")
     rng = np.random.default_rng() if rng is None else rng
-    eos = corpus.token_id(corpus.EOS)
+    eos, pad = corpus.token_id(corpus.EOS), corpus.token_id(corpus.PAD)
     for _ in range(int(max_tokens)):
         if len(tokens) >= cfg.max_len:
             break
-        logits = _forward("decoder", _ids(tokens))["logits"][-1]
+        logits = _forward("decoder", _ids(tokens))["logits"][-1].copy()    # [|V|]
+        logits[pad] = -1e9          # padding is never a word: at a high τ it could be drawn
         nxt = int(sample(logits, temperature, rng))
         if nxt == eos:
             break

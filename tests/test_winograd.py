@@ -136,3 +136,12 @@ def test_the_docstring_reports_what_the_weights_measure():
     claimed = dict(re.findall(r"^\s+(.+?): (\S+)$", block.group(1), re.M))
     measured = {k: winograd.format_value(v) for k, v in winograd.summary().items()}
     assert claimed and claimed == measured
+
+
+def test_generate_never_writes_padding_even_when_hot():
+    rng = np.random.default_rng(5)
+    for lang in ("zh", "en"):
+        for _ in range(20):
+            out = winograd.generate(winograd.canonical_pair(lang)[0][:3], lang, temperature=50.0,
+                                    rng=rng, max_tokens=8)
+            assert "<pad>" not in out
