@@ -272,13 +272,14 @@ probability the model gives the right answer `e.referent`, and store the smalles
 
 ch.code(
     """
-heldout = lib.corpus.examples(LANG, "heldout")   # each e has e.tokens and e.referent
-p_min = 1.0               # ← replace with the smallest probability of the right referent
+heldout = lib.corpus.examples(LANG, "heldout")   # e.tokens, e.referent, …
+p_min = 1.0     # ← replace: the smallest probability of the right referent
 
-expected = min(lib.winograd.resolve(e.tokens, LANG).probs[e.referent] for e in heldout)
+expected = min(lib.winograd.resolve(e.tokens, LANG).probs[e.referent]
+               for e in heldout)
 lib.check(p_min, expected,
           hint=lib.tr(zh="對每一句取 r.probs[e.referent]，再取 min。",
-                      en="Take r.probs[e.referent] for each sentence, then the min."));
+                      en="r.probs[e.referent] for each e, then the min."));
 """
 )
 
@@ -304,7 +305,8 @@ ch.md(
     zh="""
 :::{dropdown} 解答
 ```python
-p_min = min(lib.winograd.resolve(e.tokens, LANG).probs[e.referent] for e in heldout)
+p_min = min(lib.winograd.resolve(e.tokens, LANG).probs[e.referent]
+            for e in heldout)
 ```
 最沒把握的是「{glue:text}`hard_sentence`」，模型給正確答案「{glue:text}`hard_referent`」的機率仍有
 {glue:text}`p_min_sol:.2%`。在這個小小的合成語料上，模型非常有把握；但第 7 章會提醒：有把握、答對了，
@@ -314,7 +316,8 @@ p_min = min(lib.winograd.resolve(e.tokens, LANG).probs[e.referent] for e in held
     en="""
 :::{dropdown} Solution
 ```python
-p_min = min(lib.winograd.resolve(e.tokens, LANG).probs[e.referent] for e in heldout)
+p_min = min(lib.winograd.resolve(e.tokens, LANG).probs[e.referent]
+            for e in heldout)
 ```
 The least sure case is "{glue:text}`hard_sentence`", and even there the model gives the right
 answer, "{glue:text}`hard_referent`", a probability of {glue:text}`p_min_sol:.2%`. On this small

@@ -163,9 +163,10 @@ ch.code(
     """
 rng = np.random.default_rng(0)
 N, d, A = 4, 8, 2
-d_k = d // A                                                      # each head is 4 wide
-X = rng.normal(size=(N, d))                                       # [N, d]
-WQ, WK, WV, WO = (rng.normal(size=(d, d)) / np.sqrt(d) for _ in range(4))  # each [d, d]
+d_k = d // A                                       # each head is 4 wide
+X = rng.normal(size=(N, d))                        # [N, d]
+WQ, WK, WV, WO = (rng.normal(size=(d, d)) / np.sqrt(d)
+                  for _ in range(4))               # each [d, d]
 
 out, weights = lib.multi_head_attention(X, WQ, WK, WV, WO, n_heads=A)
 print("X      ", X.shape)
@@ -188,9 +189,9 @@ again, and times the $[8 \\times 8]$ matrix $\\mathbf{W}^O$ they give exactly th
 
 ch.code(
     """
-cols = [slice(h * d_k, (h + 1) * d_k) for h in range(A)]   # head h: its d_k columns
+cols = [slice(h * d_k, (h + 1) * d_k) for h in range(A)]   # head h's columns
 heads = [lib.self_attention(X, WQ[:, c], WK[:, c], WV[:, c])[0]
-         for c in cols]                                      # A × [N, d_k]
+         for c in cols]                                    # A × [N, d_k]
 concat = np.concatenate(heads, axis=-1)                           # [N, d]
 print([h.shape for h in heads], "→", concat.shape, "→", (concat @ WO).shape)
 print(np.allclose(concat @ WO, out))
@@ -253,7 +254,8 @@ frame marks the row of "it". The control below switches to the "too small" sente
 ch.code(
     """
 big, small = lib.winograd.canonical_pair(LANG)
-r_big, r_small = lib.winograd.resolve(big, LANG), lib.winograd.resolve(small, LANG)
+r_big = lib.winograd.resolve(big, LANG)
+r_small = lib.winograd.resolve(small, LANG)
 print(r_big.attention.shape)                                      # [L, A, N, N]
 lib.figures.block.heads_widget(r_big, r_small)
 """
@@ -591,11 +593,11 @@ and look at the width in the middle:
 ch.code(
     """
 d_gpt2, d_ff = 768, 4 * 768
-x = rng.normal(size=(5, d_gpt2))                                  # 5 tokens, [N, d]
+x = rng.normal(size=(5, d_gpt2))                   # 5 tokens, [N, d]
 W1, b1 = rng.normal(size=(d_gpt2, d_ff)) / np.sqrt(d_gpt2), np.zeros(d_ff)
 W2, b2 = rng.normal(size=(d_ff, d_gpt2)) / np.sqrt(d_ff), np.zeros(d_gpt2)
-hidden = lib.relu(x @ W1 + b1)                               # [N, d_ff]: the wide middle
-y = lib.feed_forward(x, W1, b1, W2, b2)                           # [N, d]
+hidden = lib.relu(x @ W1 + b1)                     # [N, d_ff]: the wide middle
+y = lib.feed_forward(x, W1, b1, W2, b2)            # [N, d]
 print(x.shape, "→", hidden.shape, "→", y.shape)
 print(lib.tr(zh="中間被 ReLU 歸零的比例：", en="share of the middle zeroed by ReLU:"),
       f"{(hidden == 0).mean():.0%}")
@@ -799,12 +801,14 @@ been normalised:
 
 ch.code(
     """
-params = lib.figures.block.random_block_params(d=8, n_heads=2, rng=1)   # γ = 1, β = 0
-X_loud = rng.normal(size=(4, 8)) * 3                              # [N, d], a loud input
+# a random block before training: γ = 1, β = 0
+params = lib.figures.block.random_block_params(d=8, n_heads=2, rng=1)
+X_loud = rng.normal(size=(4, 8)) * 3               # [N, d], a loud input
 h_pre, _ = lib.transformer_block(X_loud, params, causal=False)
 h_post, _ = lib.figures.block.post_norm_block(X_loud, params, causal=False)
 for name, h in (("input", X_loud), ("pre-norm", h_pre), ("post-norm", h_post)):
-    print(f"{name:9}  row means {h.mean(-1).round(2)}  row stds {h.std(-1).round(2)}")
+    print(f"{name:9}  row means {h.mean(-1).round(2)}",
+          f" row stds {h.std(-1).round(2)}")
 """
 )
 
@@ -833,7 +837,8 @@ receives. Both variants use the same weights; three random seeds are averaged.
 
 ch.code(
     """
-sweep = lib.figures.block.depth_sweep(depths=(2, 8, 32), d=64, n_heads=4)  # a few seconds
+# a few seconds: 3 depths × 3 seeds × 2 variants, forward and backward
+sweep = lib.figures.block.depth_sweep(depths=(2, 8, 32), d=64, n_heads=4)
 lib.figures.block.plot_depth_experiment(sweep["runs"][32], sweep);
 """
 )
@@ -946,7 +951,7 @@ $12d^2 + 13d$. List every parameter's shape, multiply out, and add up:
 
 ch.code(
     """
-shapes = lib.figures.block.param_shapes(d=768)   # the block of lib.transformer_block
+shapes = lib.figures.block.param_shapes(d=768)     # lib.transformer_block's
 for name, shape in shapes.items():
     print(f"{name:7} {str(shape):12} {np.prod(shape):>10,}")
 print("one block:", f"{sum(int(np.prod(s)) for s in shapes.values()):,}")
@@ -972,19 +977,21 @@ computed from shapes should equal the number of values in the shipped weights.
 
 ch.code(
     """
-gpt2 = lib.figures.block.param_count(d=768, n_layers=12, vocab=50257, n_positions=1024,
-                                     attn_bias=True, final_norm=True)
-gpt3 = lib.figures.block.param_count(d=12288, n_layers=96, vocab=50257, n_positions=2048,
-                                     attn_bias=True, final_norm=True)
-params_tiny, cfg_tiny, _ = lib.tiny_models.load("encoder")   # the book's tiny encoder
-tiny = lib.figures.block.param_count(d=cfg_tiny.d, n_layers=cfg_tiny.n_layers,
-                                     d_ff=cfg_tiny.d_ff, vocab=cfg_tiny.vocab_size,
-                                     n_positions=cfg_tiny.max_len, final_norm=True)
+count = lib.figures.block.param_count
+gpt2 = count(d=768, n_layers=12, vocab=50257, n_positions=1024,
+             attn_bias=True, final_norm=True)
+gpt3 = count(d=12288, n_layers=96, vocab=50257, n_positions=2048,
+             attn_bias=True, final_norm=True)
+params_tiny, cfg_tiny, _ = lib.tiny_models.load("encoder")  # the book's encoder
+tiny = count(d=cfg_tiny.d, n_layers=cfg_tiny.n_layers, d_ff=cfg_tiny.d_ff,
+             vocab=cfg_tiny.vocab_size, n_positions=cfg_tiny.max_len,
+             final_norm=True)
 shipped = sum(v.size for v in params_tiny.values())
 print(f"tiny encoder: {tiny['total']:,}   (shipped arrays: {shipped:,})")
 print(f"GPT-2 small:  {gpt2['total']:,}")
 print(f"GPT-3:        {gpt3['total']:,}   (d_k = {12288 // 96} per head)")
-lib.figures.block.plot_param_breakdown({lib.tr(zh="本書小模型", en="tiny encoder"): tiny,
+tiny_name = lib.tr(zh="本書小模型", en="tiny encoder")
+lib.figures.block.plot_param_breakdown({tiny_name: tiny,
                                         "GPT-2 small": gpt2, "GPT-3": gpt3});
 """
 )
@@ -1115,7 +1122,7 @@ self-check compares it with `lib.multi_head_attention(..., n_heads=4)`.
 ch.code(
     """
 A4 = 4
-out4 = np.zeros((N, d))   # ← replace with your concatenation of 4 heads, times WO
+out4 = np.zeros((N, d))   # ← replace: the 4 heads concatenated, times WO
 
 lib.check(out4, lib.multi_head_attention(X, WQ, WK, WV, WO, n_heads=A4)[0],
           hint=lib.tr(zh="第 h 個頭用第 h·2 到 (h+1)·2 欄。",
@@ -1128,8 +1135,8 @@ md(
 :::{dropdown} 解答
 ```python
 cols4 = [slice(h * 2, (h + 1) * 2) for h in range(4)]
-out4 = np.concatenate([lib.self_attention(X, WQ[:, c], WK[:, c], WV[:, c])[0] for c in cols4],
-                      axis=-1) @ WO
+heads4 = [lib.self_attention(X, WQ[:, c], WK[:, c], WV[:, c])[0] for c in cols4]
+out4 = np.concatenate(heads4, axis=-1) @ WO
 ```
 :::
 """,
@@ -1137,8 +1144,8 @@ out4 = np.concatenate([lib.self_attention(X, WQ[:, c], WK[:, c], WV[:, c])[0] fo
 :::{dropdown} Solution
 ```python
 cols4 = [slice(h * 2, (h + 1) * 2) for h in range(4)]
-out4 = np.concatenate([lib.self_attention(X, WQ[:, c], WK[:, c], WV[:, c])[0] for c in cols4],
-                      axis=-1) @ WO
+heads4 = [lib.self_attention(X, WQ[:, c], WK[:, c], WV[:, c])[0] for c in cols4]
+out4 = np.concatenate(heads4, axis=-1) @ WO
 ```
 :::
 """,
@@ -1172,7 +1179,7 @@ z5 = np.zeros(5)          # ← replace with the z-scores of x5
 
 lib.check(z5, lib.layer_norm(x5), atol=1e-4,
           hint=lib.tr(zh="減去平均，再除以 x5.std()（分母是 d）。",
-                      en="Subtract the mean, then divide by x5.std() (denominator d)."));
+                      en="Subtract the mean, divide by x5.std() (divides by d)."));
 """
 )
 
@@ -1222,9 +1229,11 @@ ch.code(
     """
 n_medium = 0              # ← blocks + embeddings + positions + final LayerNorm
 
-medium = lib.figures.block.param_count(d=1024, n_layers=24, vocab=50257, n_positions=1024,
-                                        attn_bias=True, final_norm=True)
-lib.check(n_medium, medium["total"], hint="24·(12d²+13d) + |V|·d + 1024·d + 2d");
+medium = lib.figures.block.param_count(d=1024, n_layers=24, vocab=50257,
+                                        n_positions=1024, attn_bias=True,
+                                        final_norm=True)
+lib.check(n_medium, medium["total"],
+          hint="24·(12d²+13d) + |V|·d + 1024·d + 2d");
 """
 )
 
