@@ -86,8 +86,8 @@ class Chapter:
 
 
 _CJK = r"\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
-_CJK_END = re.compile(f"[{_CJK}]$")
-_CJK_START = re.compile(f"^\\s*[{_CJK}]")
+_CJK_END = re.compile(f"[{_CJK}][*_`]*$")          # emphasis or code may close the line
+_CJK_START = re.compile(f"^\\s*[*_`]*[{_CJK}]")
 # lines that are structure, not a paragraph: a directive's title, a heading, a table row, an option
 _NOT_PROSE = (":::", "```", "~~~", "#", "|", ":", ">")
 
