@@ -240,14 +240,14 @@ md(
 
 本書的小編碼器（見第 0 章）有 {glue:text}`L_tiny:d` 層、每層 {glue:text}`A_tiny:d` 個頭。把「太大」那句餵進去，`lib.winograd.resolve` 會交回每一層、
 每一個頭的注意力權重，形狀是 $[L, A, N, N]$。下圖一格一個頭；每一列是一個提問的詞元，
-橘框標出「它」那一列。按下方的按鈕可以換成「太小」那句。
+橘框標出「它」那一列。按圖上方的按鈕可以換成「太小」那句。
 """,
     en="""
 The book's tiny encoder (see chapter 0) has {glue:text}`L_tiny:d` layers of {glue:text}`A_tiny:d`
 heads. Feed it the "too big" sentence
 and `lib.winograd.resolve` returns the attention weights of every layer and head, of shape
 $[L, A, N, N]$. The figure has one panel per head; each row is an asking token, and the orange
-frame marks the row of "it". The control below switches to the "too small" sentence.
+frame marks the row of "it". The buttons above the figure switch to the "too small" sentence.
 """,
 )
 
