@@ -26,7 +26,7 @@ ch.bootstrap()
 
 ch.md(
     zh="""
-上面這格是每一章的第一格程式：它找到本書的程式庫 `lib`（在 Colab 上會自動下載），設定語言、
+上面收合起來的那一格（點一下就能展開）是每一章的第一格程式：它找到本書的程式庫 `lib`（在 Colab 上會自動下載），設定語言、
 中文字型與亂數種子。之後每一章都只呼叫 `lib` 裡的函式，不在筆記本裡重寫公式。
 
 ## 五站路線圖
@@ -35,7 +35,7 @@ ch.md(
 最後由{term}`語言模型頭 <語言模型頭（language model head）>`給出下一個詞元的機率分布。** 下圖是本書的地圖，每一站對應一到兩章。
 """,
     en="""
-The cell above is the first code cell of every chapter: it finds the book's library `lib`
+The folded cell above (click to unfold it) is the first code cell of every chapter: it finds the book's library `lib`
 (downloading it on Colab), and sets the language, the font for Chinese labels and the random
 seeds. From here on, chapters only call functions from `lib`; no notebook rewrites a formula.
 
