@@ -246,7 +246,7 @@ md(
     zh="""
 在 {glue:text}`n_pairs` 對句子上合併 {glue:text}`n_merges` 次之後，詞彙表從 256 個位元組長到 {glue:text}`vocab_size` 個詞元。
 下面是最先學到的 12 次合併。第一次合併的是「{glue:text}`merge0_left`」加上「{glue:text}`merge0_right`」
-（共出現 {glue:text}`merge0_count` 次，␣ 代表空格）：英文裡一大堆以 t 開頭的詞，前面都有空格。
+（共出現 {glue:text}`merge0_count` 次，␣ 代表空格）：英文有很多以 t 開頭的詞（the、trophy、too……），前面都有空格。
 `<e4>` 這樣的寫法是**不完整的漢字**：它是某個字 UTF-8 編碼的第一個位元組，很多常用字的第一個位元組相同，所以很早就被合併了。
 位元組層級的 BPE 根本不知道「字」在哪裡結束。
 """,
@@ -254,7 +254,7 @@ md(
 After {glue:text}`n_merges` merges on {glue:text}`n_pairs` sentence pairs the vocabulary has
 grown from 256 bytes to {glue:text}`vocab_size` tokens. Below are the first 12 merges. The very first glues
 "{glue:text}`merge0_left`" to "{glue:text}`merge0_right`" ({glue:text}`merge0_count` times;
-␣ stands for a space): English has many words starting with t, each with a space before it.
+␣ stands for a space): English has many words starting with t (the, trophy, too …), each with a space before it.
 A piece written like `<e4>` is **part of a Han character**: the first byte of its UTF-8 code.
 Many common characters share a first byte, so such pairs merge early. A byte-level BPE has no
 idea where a character ends.
@@ -528,7 +528,7 @@ md(
 
 回到本書的例句。「獎盃放不進行李箱，因為它太大了」和「……因為它太小了」裡的「它」，
 在 4 個詞元的小詞彙表裡都是編號 2，查出來都是 {glue:text}`x_it`。不論 $\\mathbf{E}$ 裡填的是什麼數字，
-同一個編號永遠查到同一列。下面換成本書小模型真正使用的詞彙表（{glue:text}`corpus_vocab` 個詞），
+同一個編號永遠查到同一列。下面換成本書小模型真正使用的詞彙表（{glue:text}`corpus_vocab` 個詞元，每個詞一個），
 再隨便填一張表，結果一樣：
 """,
     en="""
@@ -538,7 +538,7 @@ Back to the book's running pair. In "The trophy doesn't fit into the suitcase be
 big" and "… too small", "it" has the same id, and in our four-token vocabulary both get
 {glue:text}`x_it`. Whatever numbers $\\mathbf{E}$ holds, the same id always finds the same row.
 Below we switch to the vocabulary the book's tiny models really use
-({glue:text}`corpus_vocab` words), fill a table with arbitrary numbers, and get the same result:
+({glue:text}`corpus_vocab` tokens, one per word), fill a table with arbitrary numbers, and get the same result:
 """,
 )
 
@@ -734,7 +734,24 @@ man" and "man bites dog" use the same three words.
 """,
 )
 
-glue_cell('lib.glue("ex_params", 50_000 * 768)')
+glue_cell(
+    """
+lib.glue("ex_params", 50_000 * 768)
+tok400 = lib.bpe.train_bpe(text, n_merges=400)          # exercise 3's answer
+for n, t in ((20, tok.truncated(20)), (400, tok400)):   # truncated(20) = 20 merges
+    lib.glue(f"ex3_{n}_zh", len(t.encode(zh)))
+    lib.glue(f"ex3_{n}_en", len(t.encode(en)))
+lib.glue("ex3_held_200", count(tok, held_zh))
+lib.glue("ex3_held_400", count(tok400, held_zh))
+"""
+)
+
+ch.check(
+    """
+assert len(tok400.encode(zh)) < len(ids_zh) < len(tok.truncated(20).encode(zh))
+assert len(tok400.encode(zh)) / len(ids_zh) < 0.5 < count(tok400, held_zh) / count(tok, held_zh)
+"""
+)
 
 md(
     zh="""
@@ -785,7 +802,7 @@ X = np.eye(4)[ids] @ E     # 或 lib.one_hot(ids, 4) @ E
 `np.eye(4)` 是 $4 \\times 4$ 的單位矩陣，它的第 $w$ 列正好是 $\\operatorname{onehot}(w)$。
 :::
 
-**3.**（程式）把上面的 BPE 改成只合併 20 次和 400 次，例句的中文和英文各被切成幾個詞元？
+**3.**（程式）把上面的 BPE 改成合併 20 次和 400 次，例句的中文和英文各被切成幾個詞元？
 為什麼合併 400 次時，例句的中文會切得那麼少？那個數字能代表斷詞器在新句子上的表現嗎？
 
 :::{dropdown} 解答
@@ -794,8 +811,10 @@ for n in (20, 400):
     t = lib.bpe.train_bpe(text, n_merges=n)
     print(n, len(t.encode(zh)), len(t.encode(en)))
 ```
+合併 20 次：中文 {glue:text}`ex3_20_zh` 個、英文 {glue:text}`ex3_20_en` 個詞元；合併 400 次：中文 {glue:text}`ex3_400_zh` 個、英文 {glue:text}`ex3_400_en` 個。
 合併越多，詞元越長、越少。合併 400 次時，例句的片段在訓練文本裡重複得夠多（兩句例句，加上其他「放不進」的句子），幾乎被整段「背」進詞彙表，
-所以切得特別少；但這是在訓練文本上量的，不能代表沒看過的句子。公平的比較要像正文那樣，用留下來的句子。
+所以切得特別少。但這是在訓練文本上量的，不能代表沒看過的句子：留下來的中文句子從 200 次合併的 {glue:text}`ex3_held_200` 個詞元，
+到 400 次也還有 {glue:text}`ex3_held_400` 個。公平的比較要像正文那樣，用留下來的句子。
 :::
 
 **4.** 位元組層級的斷詞器為什麼永遠不需要「未知詞元」（`<unk>`）？只以「字」為單位的斷詞器，遇到沒看過的字會怎樣？
@@ -831,10 +850,14 @@ for n in (20, 400):
     t = lib.bpe.train_bpe(text, n_merges=n)
     print(n, len(t.encode(zh)), len(t.encode(en)))
 ```
-More merges make tokens longer and fewer. With 400 merges the running example, whose pieces
-recur in the training text (both sentences of the pair, and other "doesn't fit" sentences), is
-almost "memorised" into the vocabulary, so it is cut into very few tokens; but that is measured on training text and says little about unseen sentences.
-A fair comparison uses the held-out sentences, as in the text.
+With 20 merges: {glue:text}`ex3_20_zh` tokens for the Chinese, {glue:text}`ex3_20_en` for the
+English; with 400: {glue:text}`ex3_400_zh` and {glue:text}`ex3_400_en`. More merges make tokens
+longer and fewer. With 400 merges the running example, whose pieces recur in the training text
+(both sentences of the pair, and other "doesn't fit" sentences), is almost "memorised" into the
+vocabulary, so it is cut into very few tokens. But that is measured on training text and says
+little about unseen sentences: the held-out Chinese sentences take {glue:text}`ex3_held_200`
+tokens with 200 merges and still {glue:text}`ex3_held_400` with 400. A fair comparison uses the
+held-out sentences, as in the text.
 :::
 
 **4.** Why does a byte-level tokenizer never need an "unknown" token (`<unk>`)? What does a

@@ -430,15 +430,15 @@ lib.glue("noun_b", b)
 md(
     zh="""
 第一句的「它」指{glue:text}`noun_a`（太大的是放不進去的那個），第二句的「它」指{glue:text}`noun_b`。
-可是兩句是同一袋詞：沒有位置的模型看到的兩個輸入完全相同，只能給出相同的答案，一定錯一句。
+可是兩句是同一袋詞：對沒有位置的模型來說，兩個輸入只是同樣幾列換了順序，它分不出來，只能給出相同的答案，一定錯一句。
 下面比較兩個架構相同的小編碼器（{glue:text}`tiny_layers` 層、每層 {glue:text}`tiny_heads` 個頭、寬度 {glue:text}`tiny_d`），唯一的差別是有沒有位置表。
 兩個都訓練好了，隨書發布；這裡只在它們訓練時沒看過的名詞組合上，數答對的比例：
 """,
     en="""
 In the first sentence "it" is the {glue:text}`noun_a` (the thing that is too big is the one that
 does not fit); in the second it is the {glue:text}`noun_b`. Yet the two are the same bag of
-words: a model without positions receives identical inputs, must give identical answers, and so
-gets one of them wrong. Below we compare two tiny encoders with the same architecture ({glue:text}`tiny_layers`
+words: to a model without positions the two inputs are the same rows in another order, which it
+cannot tell apart, so it must give identical answers and gets one of them wrong. Below we compare two tiny encoders with the same architecture ({glue:text}`tiny_layers`
 layers, {glue:text}`tiny_heads` heads each, width {glue:text}`tiny_d`) that differ only in the position table. Both
 ship trained with the book; we count how often each is right on noun pairs it never saw in
 training:
