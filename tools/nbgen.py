@@ -86,18 +86,25 @@ class Chapter:
 
 
 _CJK = r"\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef"
+_FULLWIDTH = r"\u3000-\u303f\uff00-\uffef"                      # ，。：；、「」（）…
 _CJK_END = re.compile(f"[{_CJK}][*_`]*$")          # emphasis or code may close the line
 _CJK_START = re.compile(f"^\\s*[*_`]*[{_CJK}]")
-# lines that are structure, not a paragraph: a directive's title, a heading, a table row, an option
-_NOT_PROSE = (":::", "```", "~~~", "#", "|", ":", ">")
+_FW_END = re.compile(f"[{_FULLWIDTH}][*_`]*$")
+_FW_START = re.compile(f"^\\s*[*_`]*[{_FULLWIDTH}]")
+# lines that are structure, not a paragraph: a directive, a heading, a table row, an option,
+# a quote, a list item, display math, a label
+_STRUCTURE = re.compile(r"^\s*(:::|```|~~~|#|\||:|>|[-*+] |\d+\. |\$\$|\(\S+\)=)")
+_LIST_ITEM = re.compile(r"^\s*([-*+] |\d+\. )")   # its continuation lines are joined onto it
 
 
 def join_cjk_lines(text: str) -> str:
     """Join a wrapped Chinese paragraph into one line.
 
     Browsers render a line break between two Chinese characters as a space; source files wrap
-    for reading. Lines are joined only where one ends and the next begins with a CJK character
-    (so tables, lists, headings, directives and math keep their lines), never in code fences.
+    for reading. A line is joined onto the one before without a space where both sides of the
+    break are Chinese, or either side is full-width punctuation (no space beside ，。「」 either).
+    Structure keeps its lines: directives, headings, tables, lists, quotes, display math and
+    labels; code fences are left alone.
     """
     out: list[str] = []
     fence = None
@@ -109,9 +116,13 @@ def join_cjk_lines(text: str) -> str:
             fence = None
             out.append(line)
             continue
-        if (fence is None and out and _CJK_END.search(out[-1]) and _CJK_START.search(line)
-                and not out[-1].lstrip().startswith(_NOT_PROSE)):
-            out[-1] += stripped
+        prev = out[-1] if out else ""
+        tight = ((_CJK_END.search(prev) and _CJK_START.search(line))
+                 or _FW_END.search(prev) or _FW_START.search(line))
+        if (fence is None and prev.strip() and stripped and tight
+                and not (_STRUCTURE.match(prev) and not _LIST_ITEM.match(prev))
+                and not _STRUCTURE.match(line)):
+            out[-1] = prev.rstrip() + stripped
         else:
             out.append(line)
     return "\n".join(out)

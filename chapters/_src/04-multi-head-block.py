@@ -1,41 +1,11 @@
 """Chapter 4: multi-head attention and the Transformer block (both books)."""
 import re
-import textwrap
 
 from nbgen import Chapter
 
 ch = Chapter("04-multi-head-block")
 
-_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
-_PUNCT = re.compile(r"[\u3000-\u303f\uff00-\uffef]")  # full-width punctuation: no space beside it
-_BLOCK = re.compile(r"^\s*([-*+] |\d+\. |\||#|:::|\$\$|\(def-|```|>)")
-
-
-def _join_zh(text: str) -> str:
-    """Join the lines of each Chinese paragraph (a browser shows a line break between two Chinese
-    characters as a space). Math blocks, code fences, lists, headings, labels stay as written."""
-    out, verbatim = [], False
-    for line in textwrap.dedent(text).strip("\n").split("\n"):
-        if line.strip().startswith(("```", "$$")) and line.strip() not in ("", "$$$$"):
-            if not (line.strip().startswith("$$") and line.strip().endswith("$$")
-                    and len(line.strip()) > 2):
-                verbatim = not verbatim
-            out.append(line)
-            continue
-        prev = out[-1] if out else ""
-        if (not verbatim and prev.strip() and line.strip() and not _BLOCK.match(line)
-                and not _BLOCK.match(prev) and not prev.strip().startswith(("$$", "```"))):
-            a, b = prev.rstrip()[-1], line.strip()[0]
-            tight = (_CJK.match(a) and _CJK.match(b)) or _PUNCT.match(a) or _PUNCT.match(b)
-            glue = "" if tight else " "
-            out[-1] = prev.rstrip() + glue + line.strip()
-        else:
-            out.append(line)
-    return "\n".join(out)
-
-
-def md(*, zh: str, en: str) -> None:
-    ch.md(zh=_join_zh(zh), en=en)
+md = ch.md  # tools/nbgen.py joins wrapped Chinese lines
 
 md(
     zh="""

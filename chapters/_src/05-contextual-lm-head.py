@@ -1,42 +1,10 @@
 """Chapter 5: contextual vectors, the LM head, pretraining and temperature (both books)."""
-import re
-import textwrap
 
 from nbgen import Chapter
 
 ch = Chapter("05-contextual-lm-head")
 
-_CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
-_FULLWIDTH = re.compile(r"[\u3000-\u303f\uff00-\uffef]")
-_BLOCK = re.compile(r"^(\s*[-*+] |\s*\d+\. |\||#|:::|\$\$|\(def-|```|>|\*\*\d)")
-
-
-def _join_cjk(text: str) -> str:
-    """Join the lines of a Chinese paragraph: a browser shows a line break between two Chinese
-    characters as a space. Lists, tables, headings, math blocks, fences and labels stay as they are."""
-    out, fence = [], False
-    for line in textwrap.dedent(text).strip("\n").split("\n"):
-        if line.lstrip().startswith("```"):
-            fence = not fence
-            out.append(line)
-            continue
-        prev = out[-1] if out else ""
-        joinable = (not fence and prev.strip() and line.strip() and not _BLOCK.match(line)
-                    and not prev.lstrip().startswith(("|", "#", "$$", ":::", "(def-", "```"))
-                    and not prev.rstrip().endswith("$$")
-                    and (_CJK.match(prev.rstrip()[-1]) or _CJK.match(line.strip()[0])))
-        if joinable:
-            both = _CJK.match(prev.rstrip()[-1]) and _CJK.match(line.strip()[0])
-            # no space beside full-width punctuation (，。：；、「」（）) either
-            tight = _FULLWIDTH.match(prev.rstrip()[-1]) or _FULLWIDTH.match(line.strip()[0])
-            out[-1] = prev.rstrip() + ("" if both or tight else " ") + line.strip()
-        else:
-            out.append(line)
-    return "\n".join(out)
-
-
-def md(*, zh: str, en: str) -> None:
-    ch.md(zh=_join_cjk(zh), en=en)
+md = ch.md  # tools/nbgen.py joins wrapped Chinese lines
 
 
 md(
