@@ -156,7 +156,7 @@ md(
 ## 位置嵌入：再學一張表
 
 最直接的做法是**絕對位置嵌入**：另學一張位置嵌入矩陣 $\mathbf{E}_{\text{pos}}$，形狀 $[N_{\max} \times d]$，
-每個座位一列，和詞嵌入一樣從隨機數開始訓練。第 $i$ 號座位上的詞元 $w_i$，送進模型的向量是
+每個座位一列，和詞嵌入一樣從亂數開始訓練。第 $i$ 號座位上的詞元 $w_i$，送進模型的向量是
 
 $$
 \mathbf{x}_i = \mathbf{E}[w_i] + \mathbf{E}_{\text{pos}}[i].
@@ -529,7 +529,7 @@ lib.glue("nopos_referent", n_big.referent)
 md(
     zh="""
 有位置的模型兩句都答對：第一句給{glue:text}`noun_a` {glue:text}`pos_big_a:.3f`，名詞一對調，改給{glue:text}`noun_b` {glue:text}`pos_swap_b:.3f`。
-沒有位置的模型給兩句**一模一樣**的機率（{glue:text}`noun_a` 都是 {glue:text}`nopos_a:.3f`），兩句都回答「{glue:text}`nopos_referent`」，
+沒有位置的模型給兩句**一模一樣**的機率（{glue:text}`noun_a`都是 {glue:text}`nopos_a:.3f`），兩句都回答「{glue:text}`nopos_referent`」，
 所以必定錯一句。這不是訓練不夠：兩個輸入是同一袋詞，再怎麼訓練也分不開。
 留下來的每一句都有這樣一個「雙胞胎」：同一袋詞、相反的答案。所以不論怎麼訓練，沒有位置的模型都剛好對一半，
 上面的 {glue:text}`acc_nopos_zh:.0%` 不是巧合。
