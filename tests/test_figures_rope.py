@@ -87,9 +87,9 @@ def test_rope_widget_grid_holds_the_notes_pairs(monkeypatch):
     p = calls["params"]
     assert np.prod([len(v) for v in p.values()]) <= 60
     assert 30 in p["angle"] and list(p) == ["angle", "m", "n"]
-    for m, n in [(2, 1), (3, 1), (7, 5)]:
+    for m, n in [(1, 1), (2, 1), (3, 1), (7, 5)]:                 # every pair of the notes
         assert m in p["m"] and n in p["n"]
-    plt.close(calls["draw"](angle=45, m=2, n=5))
+    plt.close(calls["draw"](angle=p["angle"][0], m=2, n=5))
 
 
 def test_rope_distance_toy_repeats_every_12_real_does_not(lang):

@@ -362,8 +362,7 @@ ch.md(
 (def-scaling)=
 ## 為什麼要除以 $\sqrt{d_k}$
 
-若 $\mathbf{q}$ 與 $\mathbf{k}$ 的各分量彼此獨立、平均為 0、變異數為 1，那麼每一項 $q_i k_i$ 的變異數是
-$\mathbb{E}[q_i^2]\,\mathbb{E}[k_i^2] = 1$，$d_k$ 項加起來：
+若 $\mathbf{q}$ 與 $\mathbf{k}$ 的各分量彼此獨立、平均為 0、變異數為 1，那麼每一項 $q_i k_i$ 的變異數是$\mathbb{E}[q_i^2]\,\mathbb{E}[k_i^2] = 1$，$d_k$ 項加起來：
 
 $$
 \operatorname{Var}(\mathbf{q}\cdot\mathbf{k}) = \sum_{i=1}^{d_k} \operatorname{Var}(q_i k_i) = d_k,
@@ -371,8 +370,7 @@ $$
 \operatorname{Var}\!\left(\frac{\mathbf{q}\cdot\mathbf{k}}{\sqrt{d_k}}\right) = 1 .
 $$
 
-維度越高，分數散得越開，softmax 就把幾乎全部權重壓在一個詞元上，其餘的梯度也幾乎消失。除以 $\sqrt{d_k}$
-把變異數拉回 1。不必相信推導，抽樣量一量：
+維度越高，分數散得越開，softmax 就把幾乎全部權重壓在一個詞元上，其餘的梯度也幾乎消失。除以 $\sqrt{d_k}$把變異數拉回 1。不必相信推導，抽樣量一量：
 """,
     en=r"""
 (def-scaling)=
@@ -416,8 +414,7 @@ for dk, (v_raw, v_scaled) in variances.items():
 
 ch.md(
     zh=r"""
-$d_k = 64$ 時量到的變異數是 {glue:text}`var_64:.1f`，除以 $\sqrt{64}$ 之後是 {glue:text}`var_64_scaled:.2f`；
-$d_k = 256$ 時是 {glue:text}`var_256:.1f` 對 {glue:text}`var_256_scaled:.2f`。
+$d_k = 64$ 時量到的變異數是 {glue:text}`var_64:.1f`，除以 $\sqrt{64}$ 之後是 {glue:text}`var_64_scaled:.2f`；$d_k = 256$ 時是 {glue:text}`var_256:.1f` 對 {glue:text}`var_256_scaled:.2f`。
 
 **算算看。** 設 $d_k = 64$，三個分數原本是 $[8, 4, 0]$。不縮放，和除以 $\sqrt{64} = 8$：
 """,
@@ -452,10 +449,8 @@ assert np.allclose(w_scaled, [0.506, 0.307, 0.186], atol=0.0005)
 
 ch.md(
     zh=r"""
-不縮放時權重是 {glue:text}`w840_raw_0:.3f`、{glue:text}`w840_raw_1:.3f`、{glue:text}`w840_raw_2:.4f`：
-{glue:text}`w840_raw_pct:.1f`% 全押在第一個詞上。縮放之後是 {glue:text}`w840_scaled_0:.3f`、{glue:text}`w840_scaled_1:.3f`、{glue:text}`w840_scaled_2:.3f`，
-其他詞也分得到注意力。梯度也跟著變：softmax 對自己分數的導數是 $\alpha(1-\alpha)$，第一個詞不縮放時只有
-{glue:text}`grad_raw:.4f`，縮放後是 {glue:text}`grad_scaled:.3f`，大了約 {glue:text}`grad_ratio:.0f` 倍。
+不縮放時權重是 {glue:text}`w840_raw_0:.3f`、{glue:text}`w840_raw_1:.3f`、{glue:text}`w840_raw_2:.4f`：{glue:text}`w840_raw_pct:.1f`% 全押在第一個詞上。縮放之後是 {glue:text}`w840_scaled_0:.3f`、{glue:text}`w840_scaled_1:.3f`、{glue:text}`w840_scaled_2:.3f`，
+其他詞也分得到注意力。梯度也跟著變：softmax 對自己分數的導數是 $\alpha(1-\alpha)$，第一個詞不縮放時只有{glue:text}`grad_raw:.4f`，縮放後是 {glue:text}`grad_scaled:.3f`，大了約 {glue:text}`grad_ratio:.0f` 倍。
 
 **互動圖。** 拉動 $d_k$，切換是否除以 $\sqrt{d_k}$。左圖是隨機 $\mathbf{q}\cdot\mathbf{k}$ 的分布，
 中圖是一個查詢對 8 個鍵的 softmax 權重，右圖是權重的平均熵（8 個鍵平均分配時是 3 位元；全押一個時是 0）。
@@ -486,8 +481,7 @@ ch.md(
 (def-causal-mask)=
 ## 矩陣形式與因果遮罩
 
-實作時不會一個詞一個詞算，而是把 $N$ 個詞元的查詢、鍵、值疊成矩陣 $\mathbf{Q}, \mathbf{K}$（$[N \times d_k]$）與
-$\mathbf{V}$（$[N \times d_v]$），一次算完：
+實作時不會一個詞一個詞算，而是把 $N$ 個詞元的查詢、鍵、值疊成矩陣 $\mathbf{Q}, \mathbf{K}$（$[N \times d_k]$）與$\mathbf{V}$（$[N \times d_v]$），一次算完：
 
 $$
 \operatorname{Attention}(\mathbf{Q}, \mathbf{K}, \mathbf{V}) = \operatorname{softmax}\!\left(\frac{\mathbf{Q}\mathbf{K}^\top}{\sqrt{d_k}} + \mathbf{M}\right)\mathbf{V},
@@ -495,8 +489,7 @@ $$
 M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i \end{cases}
 $$
 
-生成式模型在練習「猜下一個詞」時不能偷看答案，所以把 $\mathbf{Q}\mathbf{K}^\top$ 上三角（未來的位置）設成 $-\infty$；
-$e^{-\infty} = 0$，softmax 之後那些位置的權重就是 0。這就是{term}`因果遮罩 <因果遮罩（causal mask）>`；不加遮罩、看得到整句的叫**雙向**注意力。
+生成式模型在練習「猜下一個詞」時不能偷看答案，所以把 $\mathbf{Q}\mathbf{K}^\top$ 上三角（未來的位置）設成 $-\infty$；$e^{-\infty} = 0$，softmax 之後那些位置的權重就是 0。這就是{term}`因果遮罩 <因果遮罩（causal mask）>`；不加遮罩、看得到整句的叫**雙向**注意力。
 
 **算算看。** 沿用上例的順序（獎盃、行李箱、它）。講義只給了「它」的查詢；矩陣形式每個詞都要一個，
 我們替獎盃和行李箱挑 $[1, 0]$ 與 $[0, 1]$（挑別的也行，下面兩個結論都不會變）。
@@ -602,7 +595,7 @@ ch.code("""
 rng = np.random.default_rng(0)
 N, d, dk = 5, 8, 4
 X = rng.normal(size=(N, d))                             # [N, d]
-WQ, WK, WV = (rng.normal(size=(d, dk)) for _ in range(3))  # [d, d_k] each
+WQ, WK, WV = (rng.normal(size=(d, dk)) / np.sqrt(d) for _ in range(3))  # [d, d_k] each
 a, alpha = lib.self_attention(X, WQ, WK, WV, causal=True)  # [N, d_k], [N, N]
 print(alpha.round(2))
 print(a.shape, alpha.sum(axis=1))
@@ -619,8 +612,7 @@ ch.md(
 
 $\mathbf{Q}\mathbf{K}^\top$ 有 $N \times N$ 個分數：長度加倍，分數變成四倍，計算量與（直接存下分數時的）記憶體都隨長度平方成長。
 長上下文這麼貴，原因就在這裡。實際量一量：下面對 `lib` 的 NumPy 參考實作、它的 Torch 版本 `lib.torch_mirror`，
-以及 PyTorch 融合好的 `F.scaled_dot_product_attention`，在不同長度 $N$（$d_k = 64$）下、以單一執行緒計時；
-NumPy 版的記憶體峰值用 `tracemalloc` 量。有 GPU 的機器（`lib.torch_mirror.default_device()`）也會量 GPU。
+以及 PyTorch 融合好的 `F.scaled_dot_product_attention`，在不同長度 $N$（$d_k = 64$）下、以單一執行緒計時；NumPy 版的記憶體峰值用 `tracemalloc` 量。有 GPU 的機器（`lib.torch_mirror.default_device()`）也會量 GPU。
 先確認 Torch 版和 NumPy 參考實作算出同一個東西：用上面三個詞元的 $\mathbf{Q}, \mathbf{K}, \mathbf{V}$ 加上因果遮罩，兩者的權重一致。
 """,
     en=r"""
@@ -651,7 +643,7 @@ assert np.allclose(w_t.cpu().numpy(), w_causal) and np.allclose(out_t.cpu().nump
 """)
 
 ch.code("""
-cost = lib.figures.cost.measure([256, 512, 1024, 2048], d_k=64)
+cost = lib.figures.cost.measure([192, 384, 768, 1536], d_k=64)
 lib.figures.cost.plot_cost(cost);
 """)
 
@@ -660,8 +652,10 @@ from lib.figures.cost import fit_slope
 lib.glue("slope_mem", fit_slope(cost["N"], cost["memory"]["NumPy (lib)"]))
 lib.glue("slope_time_np", fit_slope(cost["N"], cost["time"]["NumPy (lib)"]))
 lib.glue("slope_time_sdpa", fit_slope(cost["N"], cost["time"]["torch SDPA (cpu)"]))
-lib.glue("mem_2048_mb", cost["memory"]["NumPy (lib)"][-1] / 1e6)
-lib.glue("scores_2048_mb", 2048 ** 2 * 8 / 1e6)
+n_last, n_prev = cost["N"][-1], cost["N"][-2]
+lib.glue("n_last", n_last); lib.glue("n_prev", n_prev)
+lib.glue("mem_last_mb", cost["memory"]["NumPy (lib)"][-1] / 1e6)
+lib.glue("scores_last_mb", n_last ** 2 * 8 / 1e6)
 lib.glue("time_ratio_np", cost["time"]["NumPy (lib)"][-1] / cost["time"]["NumPy (lib)"][-2]);
 """)
 
@@ -672,12 +666,9 @@ assert cost["time"]["NumPy (lib)"][-1] > 2 * cost["time"]["NumPy (lib)"][-2]   #
 
 ch.md(
     zh=r"""
-在對數座標上，$y \propto N^p$ 是一條斜率為 $p$ 的直線。記憶體的斜率是 {glue:text}`slope_mem:.2f`，幾乎正好是 2：
-$N = 2048$ 時峰值約 {glue:text}`mem_2048_mb:.0f` MB，而一個 $2048 \times 2048$ 的 float64 分數矩陣就佔
-{glue:text}`scores_2048_mb:.1f` MB（softmax 的過程還要再存幾份）。
+在對數座標上，$y \propto N^p$ 是一條斜率為 $p$ 的直線。記憶體的斜率是 {glue:text}`slope_mem:.2f`，幾乎正好是 2：$N =$ {glue:text}`n_last` 時峰值約 {glue:text}`mem_last_mb:.0f` MB，而一個 $N \times N$ 的 float64 分數矩陣在這個長度就佔 {glue:text}`scores_last_mb:.1f` MB（softmax 的過程還要再存幾份）。
 
-時間算的是單一執行緒上花掉的 CPU 時間，所以同一台機器上別的程式不會把它灌水。這次執行量到 NumPy 的時間斜率是 {glue:text}`slope_time_np:.2f`，
-$N$ 從 1024 加倍到 2048 時，時間變成 {glue:text}`time_ratio_np:.1f` 倍（剛好平方成長是 4 倍）。短序列時，呼叫函式、配置記憶體這些固定開銷占了一部分，
+時間算的是單一執行緒上花掉的 CPU 時間，所以同一台機器上別的程式不會把它灌水。這次執行量到 NumPy 的時間斜率是 {glue:text}`slope_time_np:.2f`，$N$ 從 {glue:text}`n_prev` 加倍到 {glue:text}`n_last` 時，時間變成 {glue:text}`time_ratio_np:.1f` 倍（剛好平方成長是 4 倍）。短序列時，呼叫函式、配置記憶體這些固定開銷占了一部分，
 會把斜率往下拉；長序列時，$N \times N$ 矩陣大到放不進處理器的快取，搬資料的時間又可能把斜率推得比 2 略高。
 
 融合的 `F.scaled_dot_product_attention`（這次的時間斜率 {glue:text}`slope_time_sdpa:.2f`）分塊計算，不必把整個 $N \times N$ 矩陣存下來，
@@ -685,13 +676,13 @@ $N$ 從 1024 加倍到 2048 時，時間變成 {glue:text}`time_ratio_np:.1f` �
 """,
     en=r"""
 On log-log axes, $y \propto N^p$ is a straight line of slope $p$. The memory slope is
-{glue:text}`slope_mem:.2f`, almost exactly 2: at $N = 2048$ the peak is about {glue:text}`mem_2048_mb:.0f` MB,
-and a single $2048 \times 2048$ float64 score matrix takes {glue:text}`scores_2048_mb:.1f` MB (softmax keeps a
+{glue:text}`slope_mem:.2f`, almost exactly 2: at $N =$ {glue:text}`n_last` the peak is about {glue:text}`mem_last_mb:.0f` MB,
+and a single $N \times N$ float64 score matrix of that length takes {glue:text}`scores_last_mb:.1f` MB (softmax keeps a
 few more copies along the way).
 
 The times count the CPU time spent on a single thread, so other programs on the same machine
 cannot inflate them. In this run NumPy's time slope came out at {glue:text}`slope_time_np:.2f`, and doubling $N$
-from 1024 to 2048 multiplied the time by {glue:text}`time_ratio_np:.1f` (exactly quadratic growth would be 4). At
+from {glue:text}`n_prev` to {glue:text}`n_last` multiplied the time by {glue:text}`time_ratio_np:.1f` (exactly quadratic growth would be 4). At
 short lengths, fixed overheads (calling functions, allocating memory) pull the slope down; at long
 lengths the $N \times N$ matrix no longer fits in the processor's cache, and moving data around can
 push the slope a little above 2.
@@ -834,8 +825,7 @@ ch.md(
 (def-sinusoidal)=
 ### 正弦編碼：一組同時報時的指針
 
-原始論文 {cite}`vaswani2017attention` 的{term}`正弦位置編碼 <正弦位置編碼（sinusoidal encoding）>`不必學習，用固定的正弦函數算出來。$d$ 維切成 $d/2$ 組，第 $k$ 組以角速度
-$\omega_k$ 轉動：
+原始論文 {cite}`vaswani2017attention` 的{term}`正弦位置編碼 <正弦位置編碼（sinusoidal encoding）>`不必學習，用固定的正弦函數算出來。$d$ 維切成 $d/2$ 組，第 $k$ 組以角速度$\omega_k$ 轉動：
 
 $$
 \mathrm{PE}(p, 2k) = \sin(p\,\omega_k), \qquad \mathrm{PE}(p, 2k+1) = \cos(p\,\omega_k), \qquad \omega_k = \frac{1}{10000^{2k/d}} .
@@ -974,8 +964,7 @@ ch.md(
 (def-rope)=
 ### RoPE：轉動查詢與鍵
 
-現在的大型語言模型多半使用{term}`旋轉位置編碼 <旋轉位置編碼（RoPE, rotary position embedding）>` RoPE {cite}`su2024roformer`：位置不加在 $\mathbf{x}$ 上，而是讓 $\mathbf{q}$ 和
-$\mathbf{k}$ 依所在位置旋轉一個角度。把列向量 $[x, y]$ 逆時針轉 $\alpha$：
+現在的大型語言模型多半使用{term}`旋轉位置編碼 <旋轉位置編碼（RoPE, rotary position embedding）>` RoPE {cite}`su2024roformer`：位置不加在 $\mathbf{x}$ 上，而是讓 $\mathbf{q}$ 和$\mathbf{k}$ 依所在位置旋轉一個角度。把列向量 $[x, y]$ 逆時針轉 $\alpha$：
 
 $$
 [x, y] \mapsto [\,x\cos\alpha - y\sin\alpha,\;\; x\sin\alpha + y\cos\alpha\,] .
@@ -1040,12 +1029,12 @@ assert np.allclose(unit_scores, 0.5)
 ch.md(
     zh=r"""
 兩者的內積都是 $\cos 60° =$ {glue:text}`rope_unit_13:.1f`。換成真正的 $\mathbf{q}$ 與 $\mathbf{k}$：沿用「它」的 $\mathbf{q} = [1, 2]$ 與
-「獎盃」的 $\mathbf{k} = [2, 1]$，轉動前內積為 4，$\cos\varphi = 0.8$。設「它」在位置 $m = 3$、「獎盃」在 $n = 1$：$\mathbf{q}$ 轉 $90°$，$\mathbf{k}$ 轉 $30°$。再換幾組位置：
+「獎盃」的 $\mathbf{k} = [2, 1]$，轉動前內積為 {glue:text}`qk_unrotated:.0f`，$\cos\varphi =$ {glue:text}`cos_phi:.1f`。設「它」在位置 $m = 3$、「獎盃」在 $n = 1$：$\mathbf{q}$ 轉 $90°$，$\mathbf{k}$ 轉 $30°$。再換幾組位置：
 """,
     en=r"""
 Both dot products are $\cos 60° =$ {glue:text}`rope_unit_13:.1f`. Now real $\mathbf{q}$ and $\mathbf{k}$: keep the query of
-"it", $\mathbf{q} = [1, 2]$, and the key of "trophy", $\mathbf{k} = [2, 1]$; unrotated, their dot product is 4
-and $\cos\varphi = 0.8$. Put "it" at position $m = 3$ and "trophy" at $n = 1$: $\mathbf{q}$ turns $90°$,
+"it", $\mathbf{q} = [1, 2]$, and the key of "trophy", $\mathbf{k} = [2, 1]$; unrotated, their dot product is {glue:text}`qk_unrotated:.0f`
+and $\cos\varphi =$ {glue:text}`cos_phi:.1f`. Put "it" at position $m = 3$ and "trophy" at $n = 1$: $\mathbf{q}$ turns $90°$,
 $\mathbf{k}$ turns $30°$. And a few more pairs of positions:
 """,
 )
@@ -1063,7 +1052,8 @@ rope_scores = [float(lib.rope(q_it, m, theta=theta) @ lib.rope(k_trophy, n, thet
 for (m, n), s in zip(rope_pairs, rope_scores):
     lib.glue(f"rope_{m}{n}", s)
 lib.glue("rope_period", int(round(360 / 30)))
-lib.glue("cos_phi", float(q_it @ k_trophy / (np.linalg.norm(q_it) * np.linalg.norm(k_trophy))));
+lib.glue("cos_phi", float(q_it @ k_trophy / (np.linalg.norm(q_it) * np.linalg.norm(k_trophy))))
+lib.glue("qk_unrotated", float(q_it @ k_trophy));
 """)
 
 ch.check("""
@@ -1081,7 +1071,7 @@ $(1, 1)$ 不隔任何位置，分數仍是 {glue:text}`rope_11:.1f`；$(2, 1)$ �
 相隔 0、1、2 個位置時分數各不相同，模型因此可以學到自己比較在意隔多遠的詞。
 
 **互動圖。** 拉動每個位置的角度與 $\mathbf{q}$、$\mathbf{k}$ 的位置 $m$、$n$。左圖是轉動前（虛線）與轉動後（實線）的箭頭；
-右圖是這個角度下分數對距離 $m - n$ 的曲線，圓圈標出目前的 $(m, n)$。圖一開始停在上面的例子（$30°$、$m = 3$、$n = 1$）；把 $m$ 拉到 7、$n$ 拉到 5：箭頭完全不同，圓圈卻落在同一點。
+右圖是這個角度下分數對距離 $m - n$ 的曲線，圓圈標出目前的 $(m, n)$。圖一開始停在上面的例子（$30°$、$m = 3$、$n = 1$）；把 $m$ 拉到 7、$n$ 拉到 5：箭頭完全不同，圓圈卻落在同一點。把 $m$ 拉到 1，兩個向量轉一樣多，分數回到不轉時的 {glue:text}`rope_11:.1f`；把角度改成 $15°$，曲線擺盪得慢一倍。
 """,
     en=r"""
 $(1, 1)$ is zero positions apart and still scores {glue:text}`rope_11:.1f`; $(2, 1)$, one apart, scores {glue:text}`rope_21:.3f`;
@@ -1093,7 +1083,8 @@ all score differently, so a model can learn how far away the words it cares abou
 $\mathbf{k}$. Left: the arrows before (dashed) and after (solid) rotation; right: the score against
 the distance $m - n$ at this angle, the current $(m, n)$ circled. It opens at the example above
 ($30°$, $m = 3$, $n = 1$); move $m$ to 7 and $n$ to 5: completely different arrows, the same point
-on the curve.
+on the curve. Move $m$ to 1 and both vectors turn by the same angle, so the score is back to the
+unrotated {glue:text}`rope_11:.1f`; switch to $15°$ and the curve swings half as fast.
 """,
 )
 
@@ -1179,8 +1170,7 @@ ch.md(
 可以用 `lib.scaled_dot_product_attention(np.array([[2.0, 1.0]]), K, V)` 驗算。
 :::
 
-**練習 2（程式）。** 寫一個函式，算出注意力權重的熵（以位元計）：$H(\boldsymbol\alpha) = -\sum_j \alpha_j \log_2 \alpha_j$，
-$0 \log 0$ 當作 0。權重平均分給 4 個詞元時應該是 2 位元。然後比較 $[8, 4, 0]$ 縮放前後的熵。
+**練習 2（程式）。** 寫一個函式，算出注意力權重的熵（以位元計）：$H(\boldsymbol\alpha) = -\sum_j \alpha_j \log_2 \alpha_j$，$0 \log 0$ 當作 0。權重平均分給 4 個詞元時應該是 2 位元。然後比較 $[8, 4, 0]$ 縮放前後的熵。
 """,
     en=r"""
 **Exercise 1 (pen and paper).** Change the query of "it" from $[1, 2]$ to $[2, 1]$, keeping the keys
@@ -1210,8 +1200,8 @@ def attention_entropy(weights):
 
 lib.check(attention_entropy(np.full(4, 0.25)), 2.0, hint="−Σ α log₂ α; np.log2")
 lib.check(attention_entropy(lib.softmax([8.0, 4.0, 0.0])),
-          lib.figures.attention.entropy_bits(lib.softmax([8.0, 4.0, 0.0])), rtol=1e-4,
-          hint="skip the zeros: np.where(weights > 0, ..., 0.0)")
+          float(lib.figures.attention.entropy_bits(lib.softmax([8.0, 4.0, 0.0]))), rtol=1e-4,
+          hint=lib.tr(zh="跳過 0：只取 weights > 0 的項", en="skip the zeros: keep weights > 0"));
 """)
 
 ch.hidden("""
@@ -1260,7 +1250,8 @@ shuffled = dog_bites_man[order]              # the tokens in the new order   [N,
 out_perm = np.zeros((3, 2))                  # ← your code here: attention over `shuffled`
 
 out_original = runs["dog bites man", "no positions"][0]   # the outputs in the original order [N, d]
-lib.check(out_perm, out_original[order], atol=1e-9, hint="attend() from the dog-bites-man cell")
+lib.check(out_perm, out_original[order], atol=1e-9,
+          hint=lib.tr(zh="用「狗咬人」那格的 attend()", en="attend() from the dog-bites-man cell"));
 """)
 
 ch.md(
@@ -1274,8 +1265,7 @@ ch.md(
 長度加倍時呢？FlashAttention 省下的是什麼，省不下的又是什麼？
 
 :::{dropdown} 解答
-$131072^2 \times 2$ 位元組約 {glue:text}`ex4_gib:.0f` GiB——只是一個頭、一層。長度加倍，分數變四倍。
-FlashAttention 分塊計算 softmax，從不把整個 $N \times N$ 矩陣存下，省下的是記憶體（變成隨 $N$ 線性成長）；
+$131072^2 \times 2$ 位元組約 {glue:text}`ex4_gib:.0f` GiB——只是一個頭、一層。長度加倍，分數變四倍。FlashAttention 分塊計算 softmax，從不把整個 $N \times N$ 矩陣存下，省下的是記憶體（變成隨 $N$ 線性成長）；
 但 $N^2$ 個內積仍然都要算，時間依舊是平方成長。
 :::
 

@@ -66,12 +66,16 @@ def plot_worked_example(q, K, V, tokens):
     ax = axes[2]
     for tok, v, wi in zip(tokens, V, w):
         ax.annotate("", xy=v, xytext=(0, 0), arrowprops=dict(arrowstyle="-|>", color=GREY, lw=1))
-        ax.text(v[0] + 0.03, v[1] + 0.03, f"{tok} ({wi:.2f})", fontsize=8, color="#555555")
+        if v[1] < 0.15:                      # a value along the x axis: label it below the tip
+            ax.text(v[0], v[1] - 0.06, f"{tok} ({wi:.2f})", fontsize=8, color="#555555",
+                    ha="center", va="top")
+        else:
+            ax.text(v[0] + 0.03, v[1] + 0.03, f"{tok} ({wi:.2f})", fontsize=8, color="#555555")
     ax.annotate("", xy=out, xytext=(0, 0), arrowprops=dict(arrowstyle="-|>", color=ORANGE, lw=2.2))
-    ax.text(out[0], out[1] - 0.12, f"[{out[0]:.2f}, {out[1]:.2f}]", fontsize=8, color=ORANGE,
-            ha="center")
+    ax.text(out[0], out[1] + 0.07, f"[{out[0]:.2f}, {out[1]:.2f}]", fontsize=8, color=ORANGE,
+            ha="center", va="bottom")        # above the tip, clear of the values' labels
     ax.set_xlim(-0.1, 1.35)
-    ax.set_ylim(-0.15, 1.2)
+    ax.set_ylim(-0.3, 1.2)
     ax.set_aspect("equal")
     ax.set_title(tr(zh="④ 值向量的加權總和", en="④ weighted sum of values"), fontsize=10)
     fig.tight_layout()
@@ -116,7 +120,7 @@ def draw_scaling(d_k, scaled, d_ks=(4, 16, 64, 256), n_keys=8):
     counts, edges = np.histogram(data["scores"], bins=np.linspace(-lim, lim, 61))
     ax.stairs(counts, edges, fill=True, color=colour)          # one artist, not 60 bars
     ax.set_xlim(-lim, lim)
-    ax.set_xticks([-40, -20, 0, 20, 40])
+    ax.set_xticks([-40, 0, 40])                 # few ticks: each one costs time in every frame
     ax.set_yticks([])
     ax.set_title(tr(zh=f"分數的分布（標準差 {data['scores'].std():.1f}）",
                     en=f"spread of scores (std {data['scores'].std():.1f})"), fontsize=9)
@@ -125,8 +129,8 @@ def draw_scaling(d_k, scaled, d_ks=(4, 16, 64, 256), n_keys=8):
     ax.bar(np.arange(1, n_keys + 1), data["weights"], color=colour)
     ax.set_ylim(0, 1)
     ax.set_yticks([0, 0.5, 1])
-    ax.set_xticks(np.arange(1, n_keys + 1))
-    ax.set_xlabel(tr(zh="鍵", en="key"), fontsize=8)
+    ax.set_xticks([1, n_keys])
+    ax.set_xlabel(tr(zh=f"{n_keys} 個鍵", en=f"{n_keys} keys"), fontsize=8)
     ax.set_title(tr(zh="一個查詢的 softmax 權重", en="one query's softmax weights"), fontsize=9)
 
     ax = axes[2]

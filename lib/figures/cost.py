@@ -182,6 +182,8 @@ def plot_cost(result):
                     label=tr(zh="一個 N×N 分數矩陣（float64）", en="one N×N score matrix (float64)"))
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
+        ax.set_xticks(ns, [f"{n:g}" for n in ns])          # the measured lengths, not powers of 2
+        ax.minorticks_off()
         ax.set_xlabel(tr(zh="序列長度 N", en="sequence length N"), fontsize=8)
         ax.set_ylabel(unit, fontsize=8)
         ax.grid(alpha=0.3, which="both")
