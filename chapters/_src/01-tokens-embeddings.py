@@ -355,7 +355,7 @@ ch.code(
 sentences = [(lib.tr(zh="中文", en="Chinese"), zh),
              (lib.tr(zh="英文", en="English"), en)]
 draw = partial(lib.figures.embeddings.plot_merges_frame, tok, sentences)
-steps = [0, 10, 20, 40, 70, 100, 150, 200]
+steps = [0, 10, 30, 60, 100, 200]
 lib.widgets.frames_widget(draw, {"n_merges": steps},
                           labels={"n_merges": lib.tr(zh="合併次數", en="merges")})
 """
