@@ -1,6 +1,4 @@
 """Chapter 1: tokens and embeddings (both books)."""
-import re
-
 from nbgen import Chapter
 
 ch = Chapter("01-tokens-embeddings")
@@ -11,27 +9,8 @@ def glue_cell(source):
     ch.hidden(source.rstrip().rstrip(";") + ";")
 
 
-_WIDE = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
-_BLOCK = ("#", ":::", "(", "|", "$$", "```")
-
-
-def zh_md(text):
-    """Join the lines of a Chinese paragraph where both sides are Chinese: in the browser a line
-    break between two Han characters shows as a stray space. Headings, fences and labels keep
-    their own lines; an indented continuation of a list item is joined too."""
-    out = []
-    for line in text.split("\n"):
-        body = line.lstrip()
-        if (out and out[-1] and body and _WIDE.match(out[-1][-1]) and _WIDE.match(body[0])
-                and not out[-1].lstrip().startswith(_BLOCK)):
-            out[-1] += body
-        else:
-            out.append(line)
-    return "\n".join(out)
-
-
 def md(*, zh, en):
-    ch.md(zh=zh_md(zh), en=en)
+    ch.md(zh=zh, en=en)      # nbgen joins wrapped Chinese lines
 
 
 md(
