@@ -92,17 +92,37 @@ def glue(name: str, value, display: bool = False):
 
 
 def check(got, expected, *, rtol: float = 1e-6, atol: float = 1e-8, hint: str = "") -> bool:
-    """Self-check for exercises: prints ✓ or ✗ (with the values and a hint); never raises."""
+    """Self-check for exercises: prints ✓, or ✗ with what is wrong and a hint; never raises.
+
+    The expected value is never printed, so the check does not give the answer away: a wrong
+    answer is told whether its shape or its values are off, and by how much.
+    """
+    g, e = _as_array(got), _as_array(expected)
+    if g is None:
+        return _fail(tr(zh=f"答案必須是數字或數字陣列，得到的是 {type(got).__name__}。",
+                        en=f"the answer must be a number or an array of numbers, got a {type(got).__name__}."), hint)
+    if g.shape != e.shape:
+        return _fail(tr(zh=f"形狀不對：得到 {g.shape}，應為 {e.shape}。",
+                        en=f"wrong shape: got {g.shape}, expected {e.shape}."), hint)
+    if not np.all(np.isfinite(g)):
+        return _fail(tr(zh="答案裡有 NaN 或無限大。", en="the answer contains NaN or infinity."), hint)
+    if not np.allclose(g, e, rtol=rtol, atol=atol):
+        gap = float(np.max(np.abs(g - e)))
+        return _fail(tr(zh=f"形狀對了，但數值還不對（最大差距 {gap:.3g}）。",
+                        en=f"the shape is right but the values are not yet (largest gap {gap:.3g})."), hint)
+    print("✓ " + tr(zh="正確！", en="Correct!"))
+    return True
+
+
+def _as_array(x):
     try:
-        ok = bool(np.allclose(np.asarray(got, dtype=float), np.asarray(expected, dtype=float),
-                              rtol=rtol, atol=atol))
+        return np.asarray(x, dtype=float)
     except (TypeError, ValueError):
-        ok = False
-    if ok:
-        print("✓ " + tr(zh="正確！", en="Correct!"))
-    else:
-        print("✗ " + tr(zh=f"還不對：得到 {got!r}，應為 {expected!r}。",
-                        en=f"Not yet: got {got!r}, expected {expected!r}."))
-        if hint:
-            print("  " + hint)
-    return ok
+        return None
+
+
+def _fail(message: str, hint: str) -> bool:
+    print("✗ " + tr(zh="還不對：", en="Not yet: ") + message)
+    if hint:
+        print("  " + hint)
+    return False

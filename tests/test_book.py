@@ -63,6 +63,20 @@ def test_check_prints_and_never_raises(capsys):
     lib.setup("en")
 
 
+def test_check_never_prints_the_answer(capsys):
+    lib.setup("en")
+    secret = [0.7311, 0.0926]
+    assert lib.check([0.5, 0.5], secret) is False
+    out = capsys.readouterr().out
+    assert "0.7311" not in out and "0.0926" not in out
+    assert "largest gap 0.407" in out
+    assert lib.check([0.5], secret) is False
+    out = capsys.readouterr().out
+    assert "wrong shape: got (1,), expected (2,)" in out and "0.7311" not in out
+    assert lib.check([float("nan"), 1.0], secret) is False
+    assert "NaN" in capsys.readouterr().out
+
+
 # --------------------------------------------------------------------------- configuration
 @pytest.fixture(scope="module")
 def configs():
