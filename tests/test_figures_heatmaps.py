@@ -57,10 +57,32 @@ def test_plot_attention_draws_the_matrix_and_frames_the_pronoun(lang, rng):
 def test_plot_attention_difference_is_centred_on_zero(lang, rng):
     d = _random_attention(rng, 4) - _random_attention(rng, 4)
     fig = hm.plot_attention(d, list("abcd"), diff=True, highlight=2)
-    lo, hi = fig.axes[0].images[0].get_clim()
-    assert lo == pytest.approx(-hi) and hi == pytest.approx(np.abs(d).max())
+    # a diverging scale centred on 0, fixed at ±1 (the widest a difference of weights can be),
+    # so a small difference looks small
+    assert fig.axes[0].images[0].get_clim() == (-1, 1)
+    assert fig.axes[0].images[0].get_cmap().name == "RdBu_r"
+    fig = hm.plot_attention(d, list("abcd"), diff=True, vmax=0.5)
+    assert fig.axes[0].images[0].get_clim() == (-0.5, 0.5)
     with pytest.raises(ValueError, match="shape"):
         hm.plot_attention(d, list("abc"))
+    with pytest.raises(ValueError, match="vmax"):
+        hm.plot_attention(d, list("abcd"), vmax=0)
+
+
+def test_widget_frames_redraw_what_a_fresh_figure_draws(lang, rng):
+    """The widget reuses one figure per sentence; a reused frame must equal a fresh one."""
+    from lib.widgets import figure_png
+
+    w1, w2 = _random_attention(rng, len(TOKENS)), _random_attention(rng, len(TOKENS))
+    frames = hm._MapFrames()
+    figure_png(frames.draw("k", w1, TOKENS, title="first", diff=False, highlight=5, vmax=1.0))
+    reused = frames.draw("k", w2, TOKENS, title="second", diff=False, highlight=5, vmax=0.8)
+    ax = reused.axes[0]
+    assert np.allclose(ax.images[0].get_array(), w2) and ax.images[0].get_clim() == (0, 0.8)
+    assert ax.get_title() == "second"
+    assert sorted(t.get_text() for t in ax.texts) == sorted(f"{v:.2f}" for v in w2[5] if v >= 0.095)
+    fresh = hm._MapFrames().draw("k", w2, TOKENS, title="second", diff=False, highlight=5, vmax=0.8)
+    assert figure_png(reused) == figure_png(fresh)
 
 
 def test_map_names_list_every_head_then_the_rollout(lang):
@@ -154,16 +176,21 @@ def test_surprisal_pair_agrees_with_the_next_token_distribution(winograd):
 
 
 def test_attention_widget_has_every_frame_and_control(winograd):
+    L, A = winograd.resolve(winograd.canonical_pair("zh")[0], "zh").attention.shape[:2]
     lib.setup("zh")
     try:
         box = hm.attention_widget()
+        both = hm.attention_widget(langs=("zh", "en"))
     finally:
         lib.setup("en")
-    L, A = winograd.resolve(winograd.canonical_pair("zh")[0], "zh").attention.shape[:2]
-    assert len(box.images) == 2 * 3 * (L * A + 1)
-    assert list(box.controls) == ["language", "sentence", "attention"]
-    # the book's own language is the first option, so the first frame shows its sentence
-    options = box.controls["language"].options
-    assert [o[0] if isinstance(o, tuple) else o for o in options] == ["中文", "English"]
+    # the book's own language: big / small / difference × every head and the rollout
+    assert len(box.images) == 3 * (L * A + 1)
+    assert list(box.controls) == ["sentence", "attention"]
     assert all(len(im.value) > 1000 for im in box.images)
     assert len({im.value for im in box.images}) == len(box.images)      # no two frames alike
+    # both languages on request, the first one shown first
+    assert len(both.images) == 2 * 3 * (L * A + 1)
+    assert list(both.controls) == ["language", "sentence", "attention"]
+    options = both.controls["language"].options
+    assert [o[0] if isinstance(o, tuple) else o for o in options] == ["中文", "English"]
+    assert [im.value for im in both.images[:len(box.images)]] == [im.value for im in box.images]
