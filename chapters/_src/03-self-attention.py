@@ -362,7 +362,7 @@ ch.md(
 (def-scaling)=
 ## 為什麼要除以 $\sqrt{d_k}$
 
-若 $\mathbf{q}$ 與 $\mathbf{k}$ 的各分量彼此獨立、平均為 0、變異數為 1，那麼每一項 $q_i k_i$ 的變異數是$\mathbb{E}[q_i^2]\,\mathbb{E}[k_i^2] = 1$，$d_k$ 項加起來：
+若 $\mathbf{q}$ 與 $\mathbf{k}$ 的各分量彼此獨立、平均為 0、變異數為 1，那麼每一項 $q_i k_i$ 的變異數是 $\mathbb{E}[q_i^2]\,\mathbb{E}[k_i^2] = 1$，$d_k$ 項加起來：
 
 $$
 \operatorname{Var}(\mathbf{q}\cdot\mathbf{k}) = \sum_{i=1}^{d_k} \operatorname{Var}(q_i k_i) = d_k,
@@ -370,7 +370,7 @@ $$
 \operatorname{Var}\!\left(\frac{\mathbf{q}\cdot\mathbf{k}}{\sqrt{d_k}}\right) = 1 .
 $$
 
-維度越高，分數散得越開，softmax 就把幾乎全部權重壓在一個詞元上，其餘的梯度也幾乎消失。除以 $\sqrt{d_k}$把變異數拉回 1。不必相信推導，抽樣量一量：
+維度越高，分數散得越開，softmax 就把幾乎全部權重壓在一個詞元上，其餘的梯度也幾乎消失。除以 $\sqrt{d_k}$ 把變異數拉回 1。不必相信推導，抽樣量一量：
 """,
     en=r"""
 (def-scaling)=
@@ -450,7 +450,7 @@ assert np.allclose(w_scaled, [0.506, 0.307, 0.186], atol=0.0005)
 ch.md(
     zh=r"""
 不縮放時權重是 {glue:text}`w840_raw_0:.3f`、{glue:text}`w840_raw_1:.3f`、{glue:text}`w840_raw_2:.4f`：{glue:text}`w840_raw_pct:.1f`% 全押在第一個詞上。縮放之後是 {glue:text}`w840_scaled_0:.3f`、{glue:text}`w840_scaled_1:.3f`、{glue:text}`w840_scaled_2:.3f`，
-其他詞也分得到注意力。梯度也跟著變：softmax 對自己分數的導數是 $\alpha(1-\alpha)$，第一個詞不縮放時只有{glue:text}`grad_raw:.4f`，縮放後是 {glue:text}`grad_scaled:.3f`，大了約 {glue:text}`grad_ratio:.0f` 倍。
+其他詞也分得到注意力。梯度也跟著變：softmax 對自己分數的導數是 $\alpha(1-\alpha)$，第一個詞不縮放時只有 {glue:text}`grad_raw:.4f`，縮放後是 {glue:text}`grad_scaled:.3f`，大了約 {glue:text}`grad_ratio:.0f` 倍。
 
 **互動圖。** 拉動 $d_k$，切換是否除以 $\sqrt{d_k}$。左圖是隨機 $\mathbf{q}\cdot\mathbf{k}$ 的分布，
 中圖是一個查詢對 8 個鍵的 softmax 權重，右圖是權重的平均熵（8 個鍵平均分配時是 3 位元；全押一個時是 0）。
@@ -481,7 +481,7 @@ ch.md(
 (def-causal-mask)=
 ## 矩陣形式與因果遮罩
 
-實作時不會一個詞一個詞算，而是把 $N$ 個詞元的查詢、鍵、值疊成矩陣 $\mathbf{Q}, \mathbf{K}$（$[N \times d_k]$）與$\mathbf{V}$（$[N \times d_v]$），一次算完：
+實作時不會一個詞一個詞算，而是把 $N$ 個詞元的查詢、鍵、值疊成矩陣 $\mathbf{Q}, \mathbf{K}$（$[N \times d_k]$）與 $\mathbf{V}$（$[N \times d_v]$），一次算完：
 
 $$
 \operatorname{Attention}(\mathbf{Q}, \mathbf{K}, \mathbf{V}) = \operatorname{softmax}\!\left(\frac{\mathbf{Q}\mathbf{K}^\top}{\sqrt{d_k}} + \mathbf{M}\right)\mathbf{V},
@@ -825,7 +825,7 @@ ch.md(
 (def-sinusoidal)=
 ### 正弦編碼：一組同時報時的指針
 
-原始論文 {cite}`vaswani2017attention` 的{term}`正弦位置編碼 <正弦位置編碼（sinusoidal encoding）>`不必學習，用固定的正弦函數算出來。$d$ 維切成 $d/2$ 組，第 $k$ 組以角速度$\omega_k$ 轉動：
+原始論文 {cite}`vaswani2017attention` 的{term}`正弦位置編碼 <正弦位置編碼（sinusoidal encoding）>`不必學習，用固定的正弦函數算出來。$d$ 維切成 $d/2$ 組，第 $k$ 組以角速度 $\omega_k$ 轉動：
 
 $$
 \mathrm{PE}(p, 2k) = \sin(p\,\omega_k), \qquad \mathrm{PE}(p, 2k+1) = \cos(p\,\omega_k), \qquad \omega_k = \frac{1}{10000^{2k/d}} .
@@ -964,7 +964,7 @@ ch.md(
 (def-rope)=
 ### RoPE：轉動查詢與鍵
 
-現在的大型語言模型多半使用{term}`旋轉位置編碼 <旋轉位置編碼（RoPE, rotary position embedding）>` RoPE {cite}`su2024roformer`：位置不加在 $\mathbf{x}$ 上，而是讓 $\mathbf{q}$ 和$\mathbf{k}$ 依所在位置旋轉一個角度。把列向量 $[x, y]$ 逆時針轉 $\alpha$：
+現在的大型語言模型多半使用{term}`旋轉位置編碼 <旋轉位置編碼（RoPE, rotary position embedding）>` RoPE {cite}`su2024roformer`：位置不加在 $\mathbf{x}$ 上，而是讓 $\mathbf{q}$ 和 $\mathbf{k}$ 依所在位置旋轉一個角度。把列向量 $[x, y]$ 逆時針轉 $\alpha$：
 
 $$
 [x, y] \mapsto [\,x\cos\alpha - y\sin\alpha,\;\; x\sin\alpha + y\cos\alpha\,] .

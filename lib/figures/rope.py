@@ -112,7 +112,7 @@ def draw_rope(angle, m, n, q=(1.0, 2.0), k=(2.0, 1.0), max_distance=12):
     fig, axes = plt.subplots(1, 2, figsize=(8, 3.5), gridspec_kw={"width_ratios": [1, 1.35]})
 
     ax = axes[0]
-    r = 1.4 * max(np.linalg.norm(q), np.linalg.norm(k))
+    r = 1.7 * max(np.linalg.norm(q), np.linalg.norm(k))    # room for the labels beyond the tips
     ax.add_patch(plt.Circle((0, 0), np.linalg.norm(q), fill=False, color=GREY, lw=0.5, ls=":"))
     ax.add_patch(plt.Circle((0, 0), np.linalg.norm(k), fill=False, color=GREY, lw=0.5, ls=":"))
     _arrow(ax, q, BLUE, alpha=0.3, ls="--")
