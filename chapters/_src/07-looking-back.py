@@ -86,7 +86,7 @@ r_big, r_small = lib.winograd.resolve(big, LANG), lib.winograd.resolve(small, LA
 p = r_big.pronoun_index
 for layer in range(r_big.hidden.shape[0]):
     a, b = r_big.hidden[layer, p], r_small.hidden[layer, p]
-    print(f"layer {layer}: cosine = {a @ b / np.linalg.norm(a) / np.linalg.norm(b):.3f}")
+    print(f"layer {layer}: cosine = {a @ b / np.linalg.norm(a) / np.linalg.norm(b):.4f}")
 """
 )
 
@@ -109,18 +109,20 @@ ch.check(
 assert abs(cos_layers[0] - 1) < 1e-12          # same word, same seat: the same input vector
 assert cos_layers[-1] < cos_layers[0] - 0.05    # the context pushed them apart
 assert cos_layers[-1] < cos_layers[1] < 1 - 1e-6         # they part, further in layer 2
+assert 1 - cos_layers[1] < cos_layers[1] - cos_layers[2]  # "most of the parting happens in layer 2"
 """
 )
 
 ch.md(
     zh="""
-輸入層的相似度是 {glue:text}`cos_input:.3f`：兩個「它」一模一樣。第 1 層之後是 {glue:text}`cos_layer1:.3f`，第 {glue:text}`n_layers:d` 層之後降到 {glue:text}`cos_top:.3f`。第 1 層裡，「它」只讀得到「大」或「小」這個字本身；要等第 2 層，才讀得到形容詞在第 1 層從名詞那裡收集來的訊息（7.3 節會量這條路線）。
+輸入層的相似度是 {glue:text}`cos_input:.4f`：兩個「它」一模一樣。第 1 層之後是 {glue:text}`cos_layer1:.4f`，第 {glue:text}`n_layers:d` 層之後降到 {glue:text}`cos_top:.4f`：大部分的分離發生在第 2 層。第 1 層裡，「它」能讀到的差別只有「大」或「小」這個字本身；要等第 2 層，才讀得到形容詞在第 1 層從名詞那裡收集來的訊息（7.3 節會量這條路線）。
 辭典裡只有一個「它」，句子裡卻有兩個：一個讀過「大」，一個讀過「小」。
 """,
     en="""
-At the input the similarity is {glue:text}`cos_input:.3f`: the two "it"s are identical. After
-layer 1 it is {glue:text}`cos_layer1:.3f`, after layer {glue:text}`n_layers:d`
-{glue:text}`cos_top:.3f`. In layer 1, "it" can read only the word "big" or "small" itself; only in
+At the input the similarity is {glue:text}`cos_input:.4f`: the two "it"s are identical. After
+layer 1 it is {glue:text}`cos_layer1:.4f`, after layer {glue:text}`n_layers:d`
+{glue:text}`cos_top:.4f`: most of the parting happens in layer 2. In layer 1, the only difference
+"it" can read is the word "big" or "small" itself; only in
 layer 2 can it read what the adjective gathered from the nouns in layer 1 (section 7.3 measures
 this route). The dictionary holds
 one "it"; the sentences hold two, one that has read "big" and one that has read "small".
@@ -215,8 +217,8 @@ ch.md(
 結構究竟是模型自己長出來的，還是我們讀進去的，要靠**探測**（probe）{cite}`hewitt2019structural` 與**介入**實驗共同回答。
 這一節兩件事都做：先看圖，再動手介入。
 
-**怎麼讀熱圖。** 每一列是「看的詞」（查詢），每一欄是「被看的詞」（鍵），每一列加起來是 1；顏色越深，權重越大。紅框是「它」那一列，格子裡標著它的權重（展開圖的顏色依圖中最大值縮放）。
-「差」的畫面是太大句減太小句：紅色表示在太大句裡看得比較多，藍色表示在太小句裡看得比較多。
+**怎麼讀熱圖。** 每一列是「看的詞」（查詢），每一欄是「被看的詞」（鍵），每一列加起來是 1；顏色越深，權重越大，每個頭都用同一把尺（白是 0，最深的藍是 1）。紅框是「它」那一列，格子裡標著它的權重。
+「差」的畫面是太大句減太小句，尺從 −1 到 1：紅色表示在太大句裡看得比較多，藍色表示在太小句裡看得比較多，白色表示兩句一樣。
 
 **注意力展開（attention rollout）。** 單一個頭只是一層裡的一步。要看兩層合起來，「它」最後從哪些輸入詞取得資訊，
 可以把各層接起來 {cite}`abnar2020quantifying`：每層先把各頭平均，再加上殘差連線那條「不動」的路（單位矩陣），
@@ -228,8 +230,10 @@ R = \bar{A}_L \cdots \bar{A}_2\, \bar{A}_1 .
 $$
 
 $R$ 的第 $i$ 列，就是第 $i$ 個詞在最上層用到各個輸入詞的比例（`lib.attention_rollout`）。
+展開圖的份量比單一個頭分散，所以它的三個畫面共用另一把尺：最深的藍，是兩句展開圖裡最大的那個值。
 
-下面的小工具可以切換語言、句子（太大、太小、兩者之差）以及第幾層第幾個頭或展開圖。每一格都事先算好，網頁上不需要 Python 也能操作。
+下面的小工具可以切換句子（太大、太小、兩者之差），以及第幾層第幾個頭或展開圖。每一格都事先算好，網頁上不需要 Python 也能操作。
+想把英文句子的熱圖也放進來，在自己的 Jupyter 裡執行 `lib.figures.heatmaps.attention_widget(langs=("zh", "en"))`，就會多一排切換語言的按鈕。
 """,
     en=r"""
 (def-attention-rollout)=
@@ -244,10 +248,11 @@ model or was read into it by us takes **probes** {cite}`hewitt2019structural` an
 **interventions** together to settle. This section does both: look first, then intervene.
 
 **Reading a heatmap.** Each row is the token doing the looking (the query), each column a token
-being looked at (the key), and each row sums to 1; the darker the cell, the larger the weight. The red frame marks the row
-of "it", with its weights written in (the rollout's colours are scaled to its largest value). The
-"difference" view is the big sentence minus the small one: red means more weight in the big
-sentence, blue more in the small one.
+being looked at (the key), and each row sums to 1; the darker the cell, the larger the weight,
+on one scale for every head (white is 0, the darkest blue 1). The red frame marks the row of
+"it", with its weights written in. The "difference" view is the big sentence minus the small
+one, on a scale from −1 to 1: red means more weight in the big sentence, blue more in the small
+one, white the same in both.
 
 **Attention rollout.** One head is one step inside one layer. To see where "it" ends up drawing
 its information from across both layers, chain the layers {cite}`abnar2020quantifying`: in each
@@ -260,11 +265,15 @@ R = \bar{A}_L \cdots \bar{A}_2\, \bar{A}_1 .
 $$
 
 Row $i$ of $R$ is the share of each input token that token $i$ uses at the top
-(`lib.attention_rollout`).
+(`lib.attention_rollout`). The rollout's shares are spread thinner than a single head's, so its
+three views share a scale of their own: the darkest blue is the largest value in the two
+sentences' rollouts.
 
-The widget below switches the language, the sentence (too big, too small, or their difference)
-and the map (a layer's head, or the rollout). Every frame is precomputed, so it works on the
-website without Python.
+The widget below switches the sentence (too big, too small, or their difference) and the map (a
+layer's head, or the rollout). Every frame is precomputed, so it works on the website without
+Python. To put the Chinese sentences' heatmaps beside the English ones, run
+`lib.figures.heatmaps.attention_widget(langs=("en", "zh"))` in your own Jupyter: it adds a row of
+buttons that switch the language.
 """,
 )
 
@@ -441,8 +450,8 @@ for lang in ("zh", "en"):
     lib.glue(f"pretty_name_{lang}", _name(pretty[lang]))
     lib.glue(f"pretty_shift_{lang}", shift[lang][pretty[lang]])
     lib.glue(f"pretty_acc_{lang}", acc[lang][pretty[lang]])
-    lib.glue(f"vital_name_{lang}", _name(vital[lang]))
-    lib.glue(f"vital_acc_{lang}", acc[lang][vital[lang]])
+    lib.glue(f"l1h1_off_{lang}", acc[lang][(0, 0)])
+    lib.glue(f"l1h2_off_{lang}", acc[lang][(0, 1)])
     lib.glue(f"l2_shift_max_{lang}", max(shift[lang][(last, h)] for h in range(A_heads)))
     lib.glue(f"l2_off_min_{lang}", min(acc[lang][(last, h)] for h in range(A_heads)))
     lib.glue(f"l2_both_off_{lang}", acc[lang][("layer", last)])
@@ -454,6 +463,7 @@ ch.check(
     """
 for lang in ("zh", "en"):
     assert pretty[lang][0] == last and vital[lang][0] == 0           # pretty in layer 2, vital in layer 1
+    assert max(acc[lang][(0, h)] for h in range(A_heads)) < min(acc[lang][(last, h)] for h in range(A_heads))
     assert acc[lang][pretty[lang]] > acc[lang][vital[lang]] + 0.1
     assert min(acc[lang][(last, h)] for h in range(A_heads)) >= 0.9     # each layer-2 head alone: cheap
     assert acc[lang][("layer", last)] < 0.6 and acc[lang][("layer", 0)] < 0.6   # a whole layer: chance
@@ -461,11 +471,11 @@ assert shift["zh"][pretty["zh"]] > 0.8 and max(shift["en"][(last, h)] for h in r
 """
 )
 
-ch.code("lib.figures.heatmaps.plot_ablation(acc, highlight=pretty[LANG]);")
+ch.code('lib.figures.heatmaps.plot_ablation(acc, highlight=pretty["zh"]);')
 
 ch.md(
     zh="""
-哪個頭的圖最「漂亮」？用差的畫面來量：「它」那一列在兩句之間變化最大的頭。中文是{glue:text}`pretty_name_zh`，變化量（兩列差的絕對值總和的一半）高達 {glue:text}`pretty_shift_zh:.2f`，也就是上面那張整片翻轉的圖。可是把它單獨關掉，答對率還有 {glue:text}`pretty_acc_zh:.0%`。最重要的單一頭反而是{glue:text}`vital_name_zh`，關掉後只剩 {glue:text}`vital_acc_zh:.0%`；它在第 1 層，兩句裡的圖幾乎一樣（練習 1 說明它不可能翻轉）。英文也一樣：最重要的是{glue:text}`vital_name_en`（關掉剩 {glue:text}`vital_acc_en:.0%`），而第 2 層兩個頭的「它」那一列在兩句之間幾乎不變（變化量最多 {glue:text}`l2_shift_max_en:.2f`），因為兩句裡 *it* 都看形容詞，差別藏在形容詞帶來的內容裡，熱圖看不出來。
+哪個頭的圖最「漂亮」？用差的畫面來量：「它」那一列在兩句之間變化最大的頭。中文是{glue:text}`pretty_name_zh`，變化量（兩列差的絕對值總和的一半）高達 {glue:text}`pretty_shift_zh:.2f`，也就是上面那張整片翻轉的圖。可是把它單獨關掉，答對率還有 {glue:text}`pretty_acc_zh:.0%`。關掉之後傷害最大的，反而是第 1 層的頭：關掉第 1 個頭，答對率剩 {glue:text}`l1h1_off_zh:.0%`，關掉第 2 個頭剩 {glue:text}`l1h2_off_zh:.0%`（英文 {glue:text}`l1h1_off_en:.0%` 與 {glue:text}`l1h2_off_en:.0%`），而第 1 層裡「它」那一列根本不可能翻轉（練習 1）。英文更明顯：第 2 層兩個頭的 *it* 那一列在兩句之間幾乎不變（變化量最多 {glue:text}`l2_shift_max_en:.2f`），因為兩句裡 *it* 都看形容詞，差別藏在形容詞帶來的內容裡，熱圖看不出來。
 
 但別急著說第 2 層不重要。單獨關掉第 2 層任一個頭，答對率至少還有 {glue:text}`l2_off_min_zh:.0%`（英文 {glue:text}`l2_off_min_en:.0%`）；兩個**一起**關掉，就掉到 {glue:text}`l2_both_off_zh:.0%`（英文 {glue:text}`l2_both_off_en:.0%`），和亂猜差不多。兩個頭做的是同一件事（都看形容詞），互為備援，所以一次只關一個，會低估它們。第 1 層兩個頭一起關掉也一樣：{glue:text}`l1_both_off_zh:.0%`／{glue:text}`l1_both_off_en:.0%`。
 
@@ -476,11 +486,12 @@ Which head has the "prettiest" picture? Measure it with the difference view: the
 for "it" changes most between the two sentences. In Chinese it is {glue:text}`pretty_name_zh`,
 with a change (half the summed absolute difference of the two rows) of
 {glue:text}`pretty_shift_zh:.2f`: the map that flips wholesale above. Yet switched off on its
-own, it leaves the accuracy at {glue:text}`pretty_acc_zh:.0%`. The most important single head is
-{glue:text}`vital_name_zh`, which leaves only {glue:text}`vital_acc_zh:.0%`; it sits in layer 1,
-where the two sentences' pictures are almost identical (exercise 1 shows it cannot flip). English
-agrees: the most important head is {glue:text}`vital_name_en` (switched off:
-{glue:text}`vital_acc_en:.0%`), while the row of *it* in the two layer-2 heads hardly changes
+own, it leaves the accuracy at {glue:text}`pretty_acc_zh:.0%`. The heads that hurt most when switched
+off are in layer 1: without its head 1 the accuracy falls to {glue:text}`l1h1_off_zh:.0%`,
+without its head 2 to {glue:text}`l1h2_off_zh:.0%` ({glue:text}`l1h1_off_en:.0%` and
+{glue:text}`l1h2_off_en:.0%` in English), and in layer 1 the row of "it" cannot flip at all
+(exercise 1). English makes the point more sharply: the row of *it* in the two layer-2 heads
+hardly changes
 between the sentences (a change of at most {glue:text}`l2_shift_max_en:.2f`), because *it* looks
 at the adjective in both; the difference hides in what the adjective carries, which no heatmap
 shows.
@@ -547,17 +558,18 @@ sur = {lang: lib.figures.heatmaps.surprisal_pair(lang) for lang in ("zh", "en")}
 for lang, pr in sur.items():
     big_l, small_l = pr["big"], pr["small"]
     adj_j = [j for j, (a, b) in enumerate(zip(big_l, small_l)) if a[0] != b[0]][0]
-    noun2 = lib.corpus.nouns_of([t for t, _ in big_l], lang)[-1]
-    noun2_j = [t for t, _ in big_l].index(noun2)
+    nouns = lib.corpus.nouns_of([t for t, _ in big_l], lang)     # the scored nouns
+    noun2_j = [t for t, _ in big_l].index(nouns[-1])
     lib.glue(f"s_big_{lang}", big_l[adj_j][1])
     lib.glue(f"s_small_{lang}", small_l[adj_j][1])
     lib.glue(f"p_bigword_{lang}", 2 ** -big_l[adj_j][1])
     lib.glue(f"p_smallword_{lang}", 2 ** -small_l[adj_j][1])
     lib.glue(f"s_noun2_{lang}", big_l[noun2_j][1])
-    others = [b for j, (_, b) in enumerate(big_l) if j not in (adj_j, noun2_j) and j != 0]
+    others = [b for j, (t, b) in enumerate(big_l) if j != adj_j and t not in nouns]
     lib.glue(f"s_other_max_{lang}", max(others))
 lib.glue("s_noun1_en", sur["en"]["big"][0][1])
-lib.glue("s_pron_zh", dict(sur["zh"]["big"])["它"]);
+lib.glue("s_pron_zh", dict(sur["zh"]["big"])["它"])
+lib.glue("s_pron_en", dict(sur["en"]["big"])["it"]);
 """
 )
 
@@ -576,12 +588,12 @@ assert sur["en"]["big"][0][1] > 3                      # English pays for the fi
 
 ch.md(
     zh="""
-意外集中在三個地方，其餘詞元都低於 {glue:text}`s_other_max_zh:.2f` 位元（英文 {glue:text}`s_other_max_en:.2f`）。第一是**名詞**：看到「獎盃 放不進」之後，是哪個容器放不進？「行李箱」花了 {glue:text}`s_noun2_zh:.1f` 位元（英文 *suitcase* {glue:text}`s_noun2_en:.1f` 位元）。英文的第一個名詞 *trophy* 也要算分（中文的第一個詞不算，第 6 章談過），花了 {glue:text}`s_noun1_en:.1f` 位元。第二是**形容詞**：讀到「太」的時候，「大」與「小」都合理，解碼器給「大」{glue:text}`p_bigword_zh:.0%`、「小」{glue:text}`p_smallword_zh:.0%`，驚奇度分別是 {glue:text}`s_big_zh:.2f` 與 {glue:text}`s_small_zh:.2f` 位元；英文則幾乎是擲銅板（{glue:text}`p_bigword_en:.0%` 對 {glue:text}`p_smallword_en:.0%`）。第三，代名詞本身一點也不意外：「它」只有 {glue:text}`s_pron_zh:.2f` 位元，因為「因為」之後幾乎總是「它」。
+意外集中在三個地方，其餘每個詞元最多只花 {glue:text}`s_other_max_zh:.2f` 位元（英文 {glue:text}`s_other_max_en:.2f`）。第一是**名詞**：看到「獎盃 放不進」之後，是哪個容器放不進？「行李箱」花了 {glue:text}`s_noun2_zh:.1f` 位元（英文 *suitcase* {glue:text}`s_noun2_en:.1f` 位元）。英文的第一個名詞 *trophy* 也要算分（中文的第一個詞不算，第 6 章談過），花了 {glue:text}`s_noun1_en:.1f` 位元。第二是**形容詞**：讀到「太」的時候，「大」與「小」都合理，解碼器給「大」{glue:text}`p_bigword_zh:.0%`、「小」{glue:text}`p_smallword_zh:.0%`，驚奇度分別是 {glue:text}`s_big_zh:.2f` 與 {glue:text}`s_small_zh:.2f` 位元；英文則幾乎是擲銅板（{glue:text}`p_bigword_en:.0%` 對 {glue:text}`p_smallword_en:.0%`）。第三，代名詞本身一點也不意外：「它」只有 {glue:text}`s_pron_zh:.2f` 位元（英文 *it* {glue:text}`s_pron_en:.2f` 位元），因為「因為」之後幾乎總是「它」。
 
 整組句子最關鍵的那個字，對只看左邊的模型來說正好是猜不到的。它在讀到「它」的時候還不知道答案；要等「大」或「小」出現，資訊才進得來。
 """,
     en="""
-The surprise sits in three places; every other token costs less than
+The surprise sits in three places; every other token costs at most
 {glue:text}`s_other_max_en:.2f` bits in English ({glue:text}`s_other_max_zh:.2f` in Chinese). First,
 the **nouns**: after "the trophy doesn't fit into the", which container is it? "suitcase" costs
 {glue:text}`s_noun2_en:.1f` bits ({glue:text}`s_noun2_zh:.1f` in Chinese); and the English first noun, *trophy*, is scored
@@ -590,8 +602,8 @@ Second, the **adjective**: after "too", both "big" and "small" make sense; the d
 {glue:text}`p_bigword_en:.0%` and "small" {glue:text}`p_smallword_en:.0%`, almost a coin toss (in
 Chinese it leans to 大, {glue:text}`p_bigword_zh:.0%` against {glue:text}`p_smallword_zh:.0%`, a
 surprisal of {glue:text}`s_big_zh:.2f` and {glue:text}`s_small_zh:.2f` bits). Third, the pronoun
-itself is no surprise at all: 它 costs {glue:text}`s_pron_zh:.2f` bits, because "because" is
-nearly always followed by it.
+itself is no surprise at all: *it* costs {glue:text}`s_pron_en:.2f` bits (它
+{glue:text}`s_pron_zh:.2f`), because "because" is nearly always followed by it.
 
 The one word the whole pair turns on is exactly the word a left-to-right model cannot guess. When
 it reads "it" it does not yet know the answer; the information arrives only with "big" or "small".
@@ -641,7 +653,7 @@ ch.md(
 | ② 位置嵌入 | 「它」別上自己的座位號碼，詞序從此能進入計算 | 座位 {glue:text}`pron_seat:d`（從 0 數起）；拿掉位置，答對率只剩 {glue:text}`acc_nopos_zh:.0%`／{glue:text}`acc_nopos_en:.0%` |
 | ③ 注意力 | 「它」依照此刻身旁的詞改寫自己；雙向模型看得到「大」或「小」 | 展開圖上，「它」給獎盃／行李箱的份量：太大句 {glue:text}`roll_big_n1_zh:.2f`／{glue:text}`roll_big_n2_zh:.2f`，太小句 {glue:text}`roll_small_n1_zh:.2f`／{glue:text}`roll_small_n2_zh:.2f` |
 | ④ 疊 $L$ 層 | 兩個「它」從同一個向量出發，逐層分開 | 最上層的餘弦相似度 {glue:text}`cos_top:.2f` |
-| ⑤ 語言模型頭 | 把最後的向量換回詞彙表上的機率 | 太大句：獎盃 {glue:text}`p_ref_big:.1%`；太小句：行李箱 {glue:text}`p_ref_small:.1%` |
+| ⑤ 語言模型頭 | 把最後的向量換回詞彙表上的機率 | 在「它」的位置上，兩個名詞之間：太大句選獎盃 {glue:text}`p_ref_big:.2%`，太小句選行李箱 {glue:text}`p_ref_small:.2%` |
 
 只看左邊的生成式模型不一樣：讀到「它」的時候，「大」或「小」還沒出現，照應要等後面的詞把先行詞的訊息帶回來。
 7.4 節的驚奇度正好說明這一點：解碼器猜不到句尾是「大」還是「小」，那是兩句話唯一的差別。
@@ -658,7 +670,7 @@ ch.md(
 | ② position embeddings | "it" gets its own seat number, and word order enters the computation | seat {glue:text}`pron_seat:d` (counting from 0); without positions accuracy falls to {glue:text}`acc_nopos_zh:.0%` / {glue:text}`acc_nopos_en:.0%` |
 | ③ attention | "it" rewrites itself from the words around it now; a bidirectional model sees "big" or "small" | the rollout's share from "it" to trophy / suitcase: big {glue:text}`roll_big_n1_en:.2f` / {glue:text}`roll_big_n2_en:.2f`, small {glue:text}`roll_small_n1_en:.2f` / {glue:text}`roll_small_n2_en:.2f` |
 | ④ $L$ stacked blocks | two "it"s start from one vector and move apart layer by layer | cosine similarity at the top: {glue:text}`cos_top:.2f` |
-| ⑤ the LM head | turns the last vector back into probabilities over the vocabulary | big: trophy {glue:text}`p_ref_big:.1%`; small: suitcase {glue:text}`p_ref_small:.1%` |
+| ⑤ the LM head | turns the last vector back into probabilities over the vocabulary | at the position of "it", between the two nouns: big, trophy {glue:text}`p_ref_big:.2%`; small, suitcase {glue:text}`p_ref_small:.2%` |
 
 A generative model that looks left only is different: when it reads "it", "big" or "small" has not
 appeared yet, and the reference must wait for later words to bring the antecedent's information
@@ -680,7 +692,7 @@ ch.md(
 - 分佈語意學說「觀其伴，知其義」；靜態詞向量把同伴累積成一個平均，注意力則在當下依同伴重新計算詞義。
 - 漢語倚重語序，「誰咬誰」全靠位置；拿掉位置，小編碼器只能亂猜。RoPE 只看相對距離，和依存距離的想法相近。
 - 注意力熱圖是線索：模型的路線要量出來，不能看圖說故事；一個頭重不重要，要靠介入（例如關掉它）來回答。
-- 驚奇度 $-\\log_2 P(w_t \\mid w_{<t})$ 逐詞標出模型的意外，它的平均取指數就是困惑度，也能預測人的閱讀時間。
+- 驚奇度 $-\\log_2 P(w_t \\mid w_{<t})$ 逐詞標出模型的意外；2 的「平均驚奇度」次方就是困惑度。驚奇度也能預測人的閱讀時間。
 """,
     en="""
 ## Summary
@@ -721,7 +733,7 @@ ratio_big = 0.0      # TODO: w1_big[p, first] / w1_big[p, second]
 ratio_small = 1.0    # TODO: the same ratio in the small sentence
 
 lib.check(ratio_big, ratio_small, rtol=1e-9,
-          hint="ratio_big = w1_big[p, first] / w1_big[p, second]; likewise for w1_small")
+          hint="ratio_big = w1_big[p, first] / w1_big[p, second]; likewise for w1_small");
 """
 )
 
@@ -772,7 +784,7 @@ for layer in W:                      # [A, N, N]
     R = A_bar @ R
 
 lib.check(R, lib.attention_rollout(W),
-          hint="A_bar = layer.mean(axis=0) + 0.5 * np.eye(N); A_bar /= A_bar.sum(axis=1, keepdims=True)")
+          hint="A_bar = layer.mean(axis=0) + 0.5 * np.eye(N); A_bar /= A_bar.sum(axis=1, keepdims=True)");
 """
 )
 

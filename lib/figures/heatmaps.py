@@ -301,12 +301,14 @@ def _ablation_label(key) -> str:
     return tr(zh=f"第{l + 1}層\n頭{h + 1}", en=f"layer {l + 1}\nhead {h + 1}")
 
 
-def plot_ablation(acc: dict, highlight=None):
+def plot_ablation(acc: dict, highlight=None, highlight_label: str | None = None):
     """Held-out accuracy with heads switched off, one bar per language for each choice.
 
     ``acc = {lang: ablation_accuracies(lang)}``; ``highlight`` is a (layer, head) to outline
-    (the head with the prettiest picture, say).
+    (the head with the prettiest picture, say), named in the legend by ``highlight_label``.
     """
+    from matplotlib.patches import Patch
+
     langs = list(acc)
     keys = [k for k in acc[langs[0]] if k is not None]
     x = np.arange(len(keys))
@@ -333,7 +335,12 @@ def plot_ablation(acc: dict, highlight=None):
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
     ax.set_ylabel(tr(zh="保留集答對率", en="held-out accuracy"))
     ax.set_title(tr(zh="關掉注意力頭之後（虛線：全部開著）", en="With heads switched off (dashed: all on)"))
-    ax.legend(frameon=False, fontsize=9, loc="upper left", ncol=len(langs))
+    handles, _ = ax.get_legend_handles_labels()
+    if highlight is not None and highlight in keys:
+        if highlight_label is None:
+            highlight_label = tr(zh="紅框：圖最「漂亮」的頭", en='red outline: the "prettiest" map')
+        handles.append(Patch(fill=False, edgecolor=_RED, linewidth=2, label=highlight_label))
+    ax.legend(handles=handles, frameon=False, fontsize=9, loc="upper left", ncol=len(handles))
     fig.tight_layout(rect=(0, 0, 0.95, 1))
     return fig
 
