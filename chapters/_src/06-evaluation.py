@@ -415,7 +415,10 @@ ch.hidden(
     """
 for name, value in ppl.items():
     lib.glue(f"ppl_{name}", float(value))
-lib.glue("bigram_k", float(k))
+lib.glue("bigram_k", lib.figures.evaluation.k_text(k))
+train_pairs = {pair for e in lib.corpus.examples(split="train") for pair in zip(e.tokens, e.tokens[1:])}
+unseen_pairs = sum(pair not in train_pairs for split in ("dev", "heldout")
+                   for e in lib.corpus.examples(split=split) for pair in zip(e.tokens, e.tokens[1:]))
 lib.glue("vocab_size", int(lib.corpus.vocab_size()));
 """
 )
@@ -426,6 +429,7 @@ assert ppl["uniform"] == lib.corpus.vocab_size()
 assert ppl["decoder"] < ppl["bigram_addk"] < ppl["bigram_add1"] < ppl["unigram"] < ppl["uniform"]
 assert abs(ppl["decoder"] - lib.winograd.decoder_perplexity("heldout")) < 1e-12
 assert ppl["decoder"] < 2.2          # "about two words per step" in the text
+assert k == min(lib.winograd.BIGRAM_KS) and unseen_pairs == 0   # "the smallest k: every pair was seen"
 """
 )
 
@@ -435,7 +439,7 @@ ch.md(
     zh="""
 詞彙表有 {glue:text}`vocab_size:d` 個詞，所以均勻模型的困惑度就是 {glue:text}`ppl_uniform:.0f`。
 只知道詞頻的一元模型降到 {glue:text}`ppl_unigram:.1f`；看前一個詞的二元模型，加一平滑時是 {glue:text}`ppl_bigram_add1:.2f`，
-把 $k$ 調到 {glue:text}`bigram_k:g` 之後是 {glue:text}`ppl_bigram_addk:.2f`。小解碼器是 {glue:text}`ppl_decoder:.2f`：
+把 $k$ 調好之後是 {glue:text}`ppl_bigram_addk:.2f`。調出來的 $k$ 是網格上最小的 {glue:text}`bigram_k`，幾乎等於不平滑：開發集和保留集裡的每一個詞對，訓練語料裡都出現過，這份語料裡的二元模型用不著替沒看過的詞對留機率。小解碼器是 {glue:text}`ppl_decoder:.2f`：
 平均每一步在不到兩個詞之間猶豫。加一平滑把太多機率分給了從沒出現過的詞對，這樣的基準太弱，打敗它不代表什麼。
 
 剩下的猶豫從哪裡來？這份語料大部分的詞是註定的：看到「放不進」，後面的結構幾乎已經決定了。
@@ -446,7 +450,9 @@ The vocabulary has {glue:text}`vocab_size:d` words, so the uniform model's perpl
 {glue:text}`ppl_uniform:.0f`. The unigram model, which knows word frequencies only, gets down to
 {glue:text}`ppl_unigram:.1f`; the bigram model, which sees the previous word, reaches
 {glue:text}`ppl_bigram_add1:.2f` with add-one smoothing and {glue:text}`ppl_bigram_addk:.2f` with
-$k$ tuned to {glue:text}`bigram_k:g`. The tiny decoder scores {glue:text}`ppl_decoder:.2f`: on
+a tuned $k$. The tuning lands on the smallest $k$ of its grid, {glue:text}`bigram_k`, next to no
+smoothing at all: every word pair of the dev and held-out sentences occurs in the training
+corpus, so on this corpus a bigram model need keep no probability for unseen pairs. The tiny decoder scores {glue:text}`ppl_decoder:.2f`: on
 average it hesitates between fewer than two words per step. Add-one smoothing hands too much
 probability to word pairs that never occur; a baseline that weak proves nothing when beaten.
 
@@ -464,8 +470,7 @@ ch.md(
 ## 6.4 困惑度跟著斷詞器走：每個位元組的位元數
 
 困惑度是「**每個詞元**」的平均，分母 $N$ 取決於怎麼切。同一段文字若切成字元，詞元變多、每一步也比較好猜，
-每詞元的困惑度就下降，模型卻一點也沒有變聰明。所以**只有斷詞器相同時，困惑度才能比較**
-（練習 3 會算一個例子）。
+每詞元的困惑度就下降，模型卻一點也沒有變聰明。所以**只有斷詞器相同時，困惑度才能比較**（練習 3 會算一個例子）。
 
 換模型、換斷詞器或換語言時，改用一個和切法無關的分母：文字的 UTF-8 位元組數。**每個位元組的位元數**（bits per byte）是
 
@@ -476,7 +481,7 @@ $$
 
 分子是模型描述整段文字所花的總位元數，不管切成幾塊都一樣；分母是文字本身的長度，也和切法無關。
 
-本書的語料正好可以示範：中文與英文兩半說的是同一件事，但中文一句約十個詞元，英文十幾個；
+本書的語料正好可以示範：中文與英文兩半說的是同一件事，但中文一句平均 {glue:text}`zh_n_tokens:.1f` 個詞元，英文 {glue:text}`en_n_tokens:.1f` 個；
 一個漢字在 UTF-8 裡佔 3 個位元組，一個英文字母只佔 1 個。下面分別量兩半的保留集：
 """,
     en=r"""
@@ -501,7 +506,8 @@ number of pieces; the denominator is the length of the text itself, also indepen
 cutting.
 
 The book's corpus shows it well: its Chinese and English halves say the same things, but a
-Chinese sentence is about ten tokens and an English one a dozen; a Chinese character takes 3
+Chinese sentence has {glue:text}`zh_n_tokens:.1f` tokens on average and an English one
+{glue:text}`en_n_tokens:.1f`; a Chinese character takes 3
 bytes in UTF-8, an English letter 1. We measure the two held-out halves separately:
 """,
 )
@@ -519,6 +525,8 @@ ch.hidden(
 for lang, s in stats.items():
     for key, value in s.items():
         lib.glue(f"{lang}_{key}", float(value))
+for lang in ("zh", "en"):
+    lib.glue(f"{lang}_n_tokens", float(np.mean([len(e.tokens) for e in lib.corpus.examples(lang=lang, split="heldout")])))
 big_en, _ = lib.winograd.canonical_pair("en")
 lib.glue("en_first_noun_bits", float(lib.winograd.surprisal(big_en, "en")[0][1]));
 """
@@ -553,8 +561,7 @@ ch.md(
 中文每句 {glue:text}`zh_bits_after_first_noun:.2f` 位元，英文 {glue:text}`en_bits_after_first_noun:.2f` 位元，幾乎一樣。
 
 教訓有兩個。第一，換語言時，每詞元的困惑度、甚至每個位元組的位元數都可能騙人：比較之前，先確定兩邊計分的是**同樣的內容**。
-第二，位元組也不是完全中立的：同一句話，中文用的位元組比英文少，每個位元組分到的位元就比較多。Petrov 等人
-{cite}`petrov2023tokenizers` 指出，同樣的內容在不同語言裡被切成的詞元數可以差好幾倍，使用者付的費用、能用的上下文長度也跟著不同。
+第二，位元組也不是完全中立的：同一句話，中文用的位元組比英文少，每個位元組分到的位元就比較多。Petrov 等人 {cite}`petrov2023tokenizers` 指出，同樣的內容在不同語言裡被切成的詞元數可以差好幾倍，使用者付的費用、能用的上下文長度也跟著不同。
 """,
     en="""
 Perplexity per token: Chinese {glue:text}`zh_perplexity:.2f`, English
@@ -589,8 +596,7 @@ ch.md(
 
 困惑度低，只說明模型很會猜下一個詞。我們真正在意的常常是別的事：它答得對不對、多大、多快、多耗電、
 對不同的使用者是否公平 {cite}`jurafsky2025slp`。所以評估還要靠**基準測驗**（benchmark）：一組有標準答案的題目。
-本書的 Winograd 句對就是一份迷你基準 {cite}`levesque2012winograd`，編碼器在保留集上的答對率就是它的成績；
-LOBSTER 則用語言學奧林匹亞的題目，測模型能不能從少量例子推出一套陌生語言的規則 {cite}`lian2025lobster`。
+本書的 Winograd 句對就是一份迷你基準 {cite}`levesque2012winograd`，編碼器在保留集上的答對率就是它的成績；LOBSTER 則用語言學奧林匹亞的題目，測模型能不能從少量例子推出一套陌生語言的規則 {cite}`lian2025lobster`。
 
 基準測驗有個陷阱：**資料汙染**（contamination）。如果測驗題早就出現在預訓練語料裡，高分只說明模型記住了，
 不說明它有能力。我們的小解碼器可以直接示範這件事：拿**看過**的訓練句和**沒看過**的保留句分別量困惑度。
@@ -651,7 +657,7 @@ ch.md(
 在看過的句子上，解碼器的困惑度是 {glue:text}`gap_decoder_train:.2f`；在沒看過的句子上是 {glue:text}`gap_decoder_heldout:.2f`。
 二元模型也一樣（{glue:text}`gap_bigram_train:.2f` 對 {glue:text}`gap_bigram_heldout:.2f`）。差距集中在一個地方：
 第二個名詞。看到第一個名詞之後猜第二個，在訓練句上花 {glue:text}`noun2_train:.2f` 位元，在保留句上要 {glue:text}`noun2_heldout:.2f` 位元：
-模型記住了哪些名詞常一起出現。這裡的差距不大，因為訓練在開發集的困惑度開始變差時就停了；訓練得越久，記得越多，差距越大。
+模型記住了哪些名詞常一起出現。這裡的差距不大，因為訓練保留的是開發集困惑度最低那一步的參數（提前停止，early stopping）；訓練得越久，記得越多，差距越大。
 
 要是保留句不小心混進了訓練資料，我們會拿到較低的那個數字，並誤以為模型更會類推。這就是為什麼本書的語料以**名詞組合**切分：
 保留集的名詞組合在訓練時從沒一起出現過。同樣的道理，編碼器在保留集上的答對率（中文 {glue:text}`acc_heldout_zh:.1%`，英文 {glue:text}`acc_heldout_en:.1%`）是該報告的成績。
@@ -662,8 +668,8 @@ sentences it has not, {glue:text}`gap_decoder_heldout:.2f`. The bigram model beh
 ({glue:text}`gap_bigram_train:.2f` against {glue:text}`gap_bigram_heldout:.2f`). The gap sits in
 one place: the second noun. Guessing it from the first noun costs {glue:text}`noun2_train:.2f`
 bits on training sentences and {glue:text}`noun2_heldout:.2f` bits on held-out ones: the model
-has memorized which nouns tend to go together. The gap is small here because training stopped
-as soon as the perplexity on the dev split began to worsen; the longer a model
+has memorized which nouns tend to go together. The gap is small here because training kept
+the parameters of the step with the lowest perplexity on the dev split (early stopping); the longer a model
 trains, the more it memorizes and the wider the gap.
 
 Had the held-out sentences leaked into the training data, we would report the lower number and
@@ -722,12 +728,10 @@ ch.md(
 
 :::{dropdown} 解答
 `lib` 會拒絕它並說明原因：機率必須落在 $(0, 1]$。照公式 $-\\ln 0 = \\infty$，困惑度是無限大：只要有一個詞元被判為不可能，
-整段文字就「不可能」。計數估出的二元模型，對訓練時沒看過的詞對給出 0，所以要先加 $k$。神經網路的機率來自 softmax，
-$e^{z} > 0$，任何詞元的機率都大於 0（雖然可能很小）。
+整段文字就「不可能」。計數估出的二元模型，對訓練時沒看過的詞對給出 0，所以要先加 $k$。神經網路的機率來自 softmax，$e^{z} > 0$，任何詞元的機率都大於 0（雖然可能很小）。
 :::
 
-**3.** 斷詞器 A 把一段文字切成 12 個詞元，某模型在上面的困惑度是 3。斷詞器 B 只切成 8 個詞元，假設模型描述整段文字所花的總位元數不變，
-B 的每詞元困惑度是多少？這說明什麼？
+**3.** 斷詞器 A 把一段文字切成 12 個詞元，某模型在上面的困惑度是 3。斷詞器 B 只切成 8 個詞元，假設模型描述整段文字所花的總位元數不變，B 的每詞元困惑度是多少？這說明什麼？
 
 :::{dropdown} 解答
 總位元數是 $12 \\log_2 3 \\approx 19.02$。分給 8 個詞元，每個 $19.02 / 8 \\approx 2.38$ 位元，
@@ -804,7 +808,7 @@ def perplexity_base2(p_true):
     return 0.0                     # TODO: 2 to the power of the mean bits
 
 lib.check(perplexity_base2([0.9, 0.5, 0.05, 0.6]), lib.perplexity([0.9, 0.5, 0.05, 0.6]),
-          hint="bits = -np.log2(p); return 2 ** bits.mean()")
+          hint="bits = -np.log2(p); return 2 ** bits.mean()");
 """
 )
 
@@ -847,7 +851,7 @@ n_bytes = 1                        # TODO: the UTF-8 bytes of text
 bpb = total_bits / n_bytes
 
 lib.check(bpb, lib.figures.evaluation.bits_per_byte(-np.log2(probs).sum(), text),
-          hint="total_bits = -np.log2(probs).sum(); n_bytes = len(text.encode('utf-8'))")
+          hint="total_bits = -np.log2(probs).sum(); n_bytes = len(text.encode('utf-8'))");
 """
 )
 

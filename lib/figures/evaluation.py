@@ -17,7 +17,7 @@ __all__ = [
     "neg_log_terms", "plot_neg_log_terms", "plot_one_small_probability",
     "unigram_perplexity", "corpus_unigram_perplexity", "bits_per_byte", "predicted_text", "heldout_perplexities",
     "train_heldout_perplexities", "language_stats", "second_noun_bits", "plot_baselines", "plot_tokens_vs_bytes",
-    "plot_train_vs_heldout",
+    "plot_train_vs_heldout", "k_text",
 ]
 
 _BLUE, _ORANGE, _GREY, _GREEN, _RED = "#1f77b4", "#ff7f0e", "#8c8c8c", "#2ca02c", "#d62728"
@@ -42,11 +42,14 @@ def plot_neg_log_terms(p_true):
     x = np.arange(len(terms))
     bars = ax.bar(x, terms, color=_BLUE)
     for b, p, t in zip(bars, np.asarray(p_true, float), terms):
+        # a white box keeps the label legible where the dashed mean line crosses it
         ax.annotate(f"p={p:g}\n−ln p={t:.3f}", (b.get_x() + b.get_width() / 2, t),
-                    ha="center", va="bottom", fontsize=8, xytext=(0, 2), textcoords="offset points")
-    ax.axhline(mean, color=_ORANGE, ls="--",
-               label=tr(zh=f"平均 = 交叉熵 = {mean:.3f}，困惑度 = e^{mean:.3f} = {np.exp(mean):.2f}",
-                        en=f"mean = cross-entropy = {mean:.3f}, perplexity = e^{mean:.3f} = {np.exp(mean):.2f}"))
+                    ha="center", va="bottom", fontsize=8, xytext=(0, 2), textcoords="offset points",
+                    bbox=dict(boxstyle="square,pad=0.15", fc="white", ec="none"), zorder=3)
+    e_mean = f"exp({mean:.3f})"      # no mathtext: it would draw the Chinese in a font without it
+    ax.axhline(mean, color=_ORANGE, ls="--", zorder=2,
+               label=tr(zh=f"平均 = 交叉熵 = {mean:.3f}，困惑度 = {e_mean} = {np.exp(mean):.2f}",
+                        en=f"mean = cross-entropy = {mean:.3f}, perplexity = {e_mean} = {np.exp(mean):.2f}"))
     ax.set_xticks(x, [tr(zh=f"第 {i + 1} 個", en=f"token {i + 1}") for i in x])
     ax.set_ylabel(tr(zh="−ln p（奈特）", en="−ln p (nats)"))
     ax.set_ylim(0, terms.max() * 1.35)
@@ -126,12 +129,20 @@ def bits_per_byte(total_bits: float, text: str | list[str]) -> float:
 MODELS = ("uniform", "unigram", "bigram_add1", "bigram_addk", "decoder")
 
 
+def k_text(k: float) -> str:
+    """An add-k constant as a reader writes it: a power of ten as 10⁻⁶, anything else as 0.01."""
+    e = round(float(np.log10(k)))
+    if abs(k - 10.0 ** e) <= 1e-9 * k and e < -2:
+        return "10" + str(e).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return f"{k:g}"
+
+
 def _model_label(name: str, k: float) -> str:
     return {
         "uniform": tr(zh="均勻（|V| 選一）", en="uniform (one of |V|)"),
         "unigram": tr(zh="一元（只看詞頻）", en="unigram (frequencies only)"),
         "bigram_add1": tr(zh="二元，加一平滑", en="bigram, add-one"),
-        "bigram_addk": tr(zh=f"二元，加 {k:g} 平滑", en=f"bigram, add-{k:g}"),
+        "bigram_addk": tr(zh=f"二元，加 {k_text(k)} 平滑", en=f"bigram, add-{k_text(k)}"),
         "decoder": tr(zh="小解碼器（2 層）", en="tiny decoder (2 layers)"),
     }[name]
 
@@ -240,7 +251,8 @@ def plot_baselines(ppl: dict, k: float):
     colors = [_GREEN if m == "decoder" else _GREY for m in names]
     ax.barh(y, values, color=colors)
     for yi, v in zip(y, values):
-        ax.annotate(f"{v:.2f}", (v, yi), xytext=(4, 0), textcoords="offset points", va="center")
+        label = f"{v:.0f}" if float(v).is_integer() else f"{v:.2f}"     # |V| is a count
+        ax.annotate(label, (v, yi), xytext=(4, 0), textcoords="offset points", va="center")
     ax.set_yticks(y, labels)
     ax.set_xscale("log")
     ax.set_xlim(1, values.max() * 3)
