@@ -588,7 +588,7 @@ assert sur["en"]["big"][0][1] > 3                      # English pays for the fi
 
 ch.md(
     zh="""
-意外集中在三個地方，其餘每個詞元最多只花 {glue:text}`s_other_max_zh:.2f` 位元（英文 {glue:text}`s_other_max_en:.2f`）。第一是**名詞**：看到「獎盃 放不進」之後，是哪個容器放不進？「行李箱」花了 {glue:text}`s_noun2_zh:.1f` 位元（英文 *suitcase* {glue:text}`s_noun2_en:.1f` 位元）。英文的第一個名詞 *trophy* 也要算分（中文的第一個詞不算，第 6 章談過），花了 {glue:text}`s_noun1_en:.1f` 位元。第二是**形容詞**：讀到「太」的時候，「大」與「小」都合理，解碼器給「大」{glue:text}`p_bigword_zh:.0%`、「小」{glue:text}`p_smallword_zh:.0%`，驚奇度分別是 {glue:text}`s_big_zh:.2f` 與 {glue:text}`s_small_zh:.2f` 位元；英文則幾乎是擲銅板（{glue:text}`p_bigword_en:.0%` 對 {glue:text}`p_smallword_en:.0%`）。第三，代名詞本身一點也不意外：「它」只有 {glue:text}`s_pron_zh:.2f` 位元（英文 *it* {glue:text}`s_pron_en:.2f` 位元），因為「因為」之後幾乎總是「它」。
+意外集中在三個地方，其餘每個詞元頂多花 {glue:text}`s_other_max_zh:.2f` 位元（英文 {glue:text}`s_other_max_en:.2f`）。第一是**名詞**：看到「獎盃 放不進」之後，是哪個容器放不進？「行李箱」花了 {glue:text}`s_noun2_zh:.1f` 位元（英文 *suitcase* {glue:text}`s_noun2_en:.1f` 位元）。英文的第一個名詞 *trophy* 也要算分（中文的第一個詞不算，第 6 章談過），花了 {glue:text}`s_noun1_en:.1f` 位元。第二是**形容詞**：讀到「太」的時候，「大」與「小」都合理，解碼器給「大」{glue:text}`p_bigword_zh:.0%`、「小」{glue:text}`p_smallword_zh:.0%`，驚奇度分別是 {glue:text}`s_big_zh:.2f` 與 {glue:text}`s_small_zh:.2f` 位元；英文則幾乎是擲銅板（{glue:text}`p_bigword_en:.0%` 對 {glue:text}`p_smallword_en:.0%`）。第三，代名詞本身一點也不意外：「它」只有 {glue:text}`s_pron_zh:.2f` 位元（英文 *it* {glue:text}`s_pron_en:.2f` 位元），因為「因為」之後幾乎總是「它」。
 
 整組句子最關鍵的那個字，對只看左邊的模型來說正好是猜不到的。它在讀到「它」的時候還不知道答案；要等「大」或「小」出現，資訊才進得來。
 """,
