@@ -276,7 +276,7 @@ ch.md(
 輸出的第一個分量 {glue:text}`out_0:.2f` 裡，約 {glue:text}`out_share_pct:.0f`% 來自「獎盃」的值向量 $[1, 0]$。「它」被拉向獎盃，在數學上就是這麼一回事：
 它的新向量，大半是獎盃的內容。
 
-**這個 0.73 不是會翻轉的那個數字。** 這裡的三個詞裡**沒有**「大」，也沒有「小」；{glue:text}`w_trophy:.2f` 只是「它」在這組（為了好算而挑的）向量下分給前面「獎盃」的權重，
+**這個 {glue:text}`w_trophy:.2f` 不是會翻轉的那個數字。** 這裡的三個詞裡**沒有**「大」，也沒有「小」；{glue:text}`w_trophy:.2f` 只是「它」在這組（為了好算而挑的）向量下分給前面「獎盃」的權重，
 在「太大了」和「太小了」兩句裡都一樣。會翻轉的數字，要在整句裡找：模型讀「它」時已經看得到後面的「大」或「小」，權重才可能轉向獎盃或行李箱。
 
 下面是本書訓練的小模型（雙向的編碼器，兩層、每層兩個頭）讀兩個完整句子時，「它」從每個詞元吸收了多少。
@@ -287,7 +287,7 @@ Of the output's first component, {glue:text}`out_0:.2f`, about {glue:text}`out_s
 trophy's value $[1, 0]$. That is what "it is pulled towards the trophy" means in mathematics: its
 new vector is mostly the trophy's content.
 
-**This 0.73 is not the number that flips.** The three tokens here contain **neither** "big" nor
+**This {glue:text}`w_trophy:.2f` is not the number that flips.** The three tokens here contain **neither** "big" nor
 "small"; {glue:text}`w_trophy:.2f` is just the weight "it" gives the earlier "trophy" with these (hand-picked)
 vectors, and it is the same in the "too big" and the "too small" sentence. The number that flips has
 to be found in the whole sentence: when the model reads "it", the later "big" or "small" is already
