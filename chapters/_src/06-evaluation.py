@@ -179,7 +179,7 @@ assert abs(np.exp(neg_log.mean()) - 4) < 1e-12 and abs(lib.perplexity(p) - 4) < 
 
 ch.md(
     zh="""
-兩種算法都得 {glue:text}`pp3:.0f`：這個模型平均像在 4 個詞之間挑一個。本書的 `lib.perplexity` 用的是對數那一種：
+兩種算的方式都得到 {glue:text}`pp3:.0f`：這個模型平均像在 4 個詞之間挑一個。本書的 `lib.perplexity` 用的是對數那一種：
 """,
     en="""
 Both ways give {glue:text}`pp3:.0f`: on average the model picks among 4 words. The book's
