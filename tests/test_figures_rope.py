@@ -107,3 +107,14 @@ def test_rope_widget_with_the_real_frames_widget():
     assert box.controls["angle"].index == 1 and box.controls["m"].index == 1
     assert [s.selected_index for s in box.stacks[0]] == [1]
     assert all(s.selected_index == 1 for s in box.stacks[1])
+
+
+def test_widget_frames_on_a_reused_figure_match_fresh_ones(lang):
+    """The widget redraws one figure per angle; each frame must equal draw_rope's, pixel for
+    pixel, whatever frame came before it."""
+    from lib.widgets import figure_png
+
+    frames = F._RopeFrames()
+    for angle, m, n in [(30, 3, 1), (30, 7, 5), (15, 1, 5), (30, 1, 1)]:
+        assert figure_png(frames.draw(angle, m, n)) == figure_png(F.draw_rope(angle, m, n))
+    assert len(frames._figs) == 2                       # one figure per angle

@@ -91,25 +91,21 @@ def rope_scores(q, k, distances, theta):
 
 
 def _arrow(ax, v, colour, alpha=1.0, ls="-", label=None):
-    ax.annotate("", xy=v, xytext=(0, 0),
-                arrowprops=dict(arrowstyle="-|>", color=colour, lw=2, alpha=alpha, ls=ls))
+    """An arrow from the origin to ``v`` (and its label beyond the tip); returns its artists."""
+    artists = [ax.annotate("", xy=v, xytext=(0, 0),
+                           arrowprops=dict(arrowstyle="-|>", color=colour, lw=2, alpha=alpha,
+                                           ls=ls))]
     if label:
-        ax.text(v[0] * 1.15, v[1] * 1.15, label, color=colour, alpha=alpha, fontsize=9,
-                ha="center", va="center")
+        artists.append(ax.text(v[0] * 1.15, v[1] * 1.15, label, color=colour, alpha=alpha,
+                               fontsize=9, ha="center", va="center"))
+    return artists
 
 
-def draw_rope(angle, m, n, q=(1.0, 2.0), k=(2.0, 1.0), max_distance=12):
-    """One frame of the RoPE widget.
-
-    Left: ``q`` (at position ``m``) and ``k`` (at position ``n``) before rotation (faded) and
-    after (solid), each turned ``position · angle`` degrees; their dot product. Right: the score
-    against the distance ``m − n`` for this angle, the current distance circled.
-    """
+def _rope_background(fig, angle, q, k, max_distance):
+    """What a frame of the RoPE widget shares with every frame at the same angle: the unrotated
+    arrows (faded) and the score-against-distance curve."""
     theta = np.deg2rad(angle)
-    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
-    q_rot, k_rot = rope(q, m, theta=theta), rope(k, n, theta=theta)   # [2], [2]
-    score = float(q_rot @ k_rot)
-    fig, axes = plt.subplots(1, 2, figsize=(8, 3.5), gridspec_kw={"width_ratios": [1, 1.35]})
+    axes = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.35]})
 
     ax = axes[0]
     r = 1.7 * max(np.linalg.norm(q), np.linalg.norm(k))    # room for the labels beyond the tips
@@ -117,8 +113,6 @@ def draw_rope(angle, m, n, q=(1.0, 2.0), k=(2.0, 1.0), max_distance=12):
     ax.add_patch(plt.Circle((0, 0), np.linalg.norm(k), fill=False, color=GREY, lw=0.5, ls=":"))
     _arrow(ax, q, BLUE, alpha=0.3, ls="--")
     _arrow(ax, k, ORANGE, alpha=0.3, ls="--")
-    _arrow(ax, q_rot, BLUE, label=f"q (m={m})")
-    _arrow(ax, k_rot, ORANGE, label=f"k (n={n})")
     ax.set_xlim(-r, r)
     ax.set_ylim(-r, r)
     ax.set_aspect("equal")
@@ -126,14 +120,10 @@ def draw_rope(angle, m, n, q=(1.0, 2.0), k=(2.0, 1.0), max_distance=12):
     ax.axvline(0, color=GREY, lw=0.5)
     ax.set_xticks([])
     ax.set_yticks([])
-    ax.set_title(tr(zh=f"每個位置轉 {angle}°：q·k = {score:.3f}",
-                    en=f"{angle}° per position: q·k = {score:.3f}"), fontsize=9)
 
     ax = axes[1]
     dist = np.arange(-max_distance, max_distance + 1)
-    s = rope_scores(q, k, dist, theta)
-    ax.plot(dist, s, "o-", color=GREY, ms=3, lw=1)
-    ax.plot([m - n], [score], "o", ms=11, mfc="none", mec=BLUE, mew=2)
+    ax.plot(dist, rope_scores(q, k, dist, theta), "o-", color=GREY, ms=3, lw=1)
     ax.axhline(float(q @ k), color=GREY, ls=":", lw=1)
     ax.text(dist[0], float(q @ k), tr(zh=" 不轉時", en=" unrotated"), fontsize=7, va="bottom",
             color="#555555")
@@ -147,7 +137,62 @@ def draw_rope(angle, m, n, q=(1.0, 2.0), k=(2.0, 1.0), max_distance=12):
     ax.set_title(tr(zh="分數只看距離", en="the score depends only on the distance"), fontsize=9)
     # fixed margins: tight_layout would cost more than the drawing itself, for every frame
     fig.subplots_adjust(left=0.02, right=0.98, bottom=0.14, top=0.9, wspace=0.15)
+
+
+def _rope_foreground(fig, angle, m, n, q, k):
+    """What changes with the positions: the rotated arrows, the circled point, the title.
+    Returns the artists it added."""
+    theta = np.deg2rad(angle)
+    q_rot, k_rot = rope(q, m, theta=theta), rope(k, n, theta=theta)   # [2], [2]
+    score = float(q_rot @ k_rot)
+    left, right = fig.axes
+    artists = _arrow(left, q_rot, BLUE, label=f"q (m={m})") + _arrow(left, k_rot, ORANGE,
+                                                                      label=f"k (n={n})")
+    artists += right.plot([m - n], [score], "o", ms=11, mfc="none", mec=BLUE, mew=2)
+    left.set_title(tr(zh=f"每個位置轉 {angle}°：q·k = {score:.3f}",
+                      en=f"{angle}° per position: q·k = {score:.3f}"), fontsize=9)
+    return artists
+
+
+def draw_rope(angle, m, n, q=(1.0, 2.0), k=(2.0, 1.0), max_distance=12):
+    """One frame of the RoPE widget.
+
+    Left: ``q`` (at position ``m``) and ``k`` (at position ``n``) before rotation (faded) and
+    after (solid), each turned ``position · angle`` degrees; their dot product. Right: the score
+    against the distance ``m − n`` for this angle, the current distance circled.
+    """
+    q, k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
+    fig = plt.figure(figsize=(8, 3.5))
+    _rope_background(fig, angle, q, k, max_distance)
+    _rope_foreground(fig, angle, m, n, q, k)
     return fig
+
+
+class _RopeFrames:
+    """The widget's frames, drawn on one reused figure per angle: between two frames at the same
+    angle only the rotated arrows, the circled point and the title change. Reusing the figure
+    (and the text measurements matplotlib caches with it) draws the same pixels as
+    :func:`draw_rope`, in less time."""
+
+    def __init__(self, q=(1.0, 2.0), k=(2.0, 1.0), max_distance=12):
+        self.q, self.k = np.asarray(q, dtype=float), np.asarray(k, dtype=float)
+        self.max_distance = max_distance
+        self._figs, self._changing = {}, {}
+
+    def draw(self, angle, m, n):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+
+        if angle not in self._figs:                  # not through pyplot: the widget closes it
+            fig = Figure(figsize=(8, 3.5))
+            FigureCanvasAgg(fig)
+            _rope_background(fig, angle, self.q, self.k, self.max_distance)
+            self._figs[angle], self._changing[angle] = fig, []
+        for artist in self._changing[angle]:
+            artist.remove()
+        fig = self._figs[angle]
+        self._changing[angle] = _rope_foreground(fig, angle, m, n, self.q, self.k)
+        return fig
 
 
 def rope_widget(angles=(15, 30), ms=(1, 2, 3, 7), ns=(1, 5), start=(30, 3, 1)):
@@ -163,7 +208,7 @@ def rope_widget(angles=(15, 30), ms=(1, 2, 3, 7), ns=(1, 5), start=(30, 3, 1)):
 
     params = {"angle": list(angles), "m": list(ms), "n": list(ns)}
     box = widgets.frames_widget(
-        draw_rope, params,
+        _RopeFrames().draw, params,
         labels={"angle": tr(zh="每位置角度（°）", en="degrees per position"),
                 "m": tr(zh="q 的位置 m", en="q's position m"),
                 "n": tr(zh="k 的位置 n", en="k's position n")})
