@@ -14,7 +14,6 @@ book:
 
 test:
 	./scripts/setup.sh --browser
-	$(PY) tools/nbgen.py --check
 	$(PY) tools/build_book.py
 	$(PY) -m pytest -n 2 --dist loadfile tests --nbval-lax chapters/zh chapters/en
 
