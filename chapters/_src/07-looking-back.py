@@ -208,7 +208,6 @@ an open question. The book's tiny encoder uses learned absolute positions, not R
 # ---------------------------------------------------------- 7.3 attention is a clue
 ch.md(
     zh=r"""
-(def-attention-rollout)=
 ## 7.3 注意力是線索，不是解釋
 
 有些注意力頭的行為和句法關係相當吻合：在 BERT 裡，有的頭讓受詞看向它的動詞，有的讓代名詞看向它的先行詞
@@ -220,7 +219,10 @@ ch.md(
 **怎麼讀熱圖。** 每一列是「看的詞」（查詢），每一欄是「被看的詞」（鍵），每一列加起來是 1；顏色越深，權重越大，每個頭都用同一把尺（白是 0，最深的藍是 1）。紅框是「它」那一列，格子裡標著它的權重。
 「差」的畫面是太大句減太小句，尺從 −1 到 1：紅色表示在太大句裡看得比較多，藍色表示在太小句裡看得比較多，白色表示兩句一樣。
 
-**注意力展開（attention rollout）。** 單一個頭只是一層裡的一步。要看兩層合起來，「它」最後從哪些輸入詞取得資訊，
+(def-attention-rollout)=
+### 注意力展開（attention rollout）
+
+單一個頭只是一層裡的一步。要看兩層合起來，「它」最後從哪些輸入詞取得資訊，
 可以把各層接起來 {cite}`abnar2020quantifying`：每層先把各頭平均，再加上殘差連線那條「不動」的路（單位矩陣），
 每列重新正規化，最後逐層相乘：
 
@@ -236,7 +238,6 @@ $R$ 的第 $i$ 列，就是第 $i$ 個詞在最上層用到各個輸入詞的比
 想把英文句子的熱圖也放進來，在自己的 Jupyter 裡執行 `lib.figures.heatmaps.attention_widget(langs=("zh", "en"))`，就會多一排切換語言的按鈕。
 """,
     en=r"""
-(def-attention-rollout)=
 ## 7.3 Attention is a clue, not an explanation
 
 Some attention heads behave strikingly like syntactic relations: in BERT, one head sends direct
@@ -254,7 +255,10 @@ on one scale for every head (white is 0, the darkest blue 1). The red frame mark
 one, on a scale from −1 to 1: red means more weight in the big sentence, blue more in the small
 one, white the same in both.
 
-**Attention rollout.** One head is one step inside one layer. To see where "it" ends up drawing
+(def-attention-rollout)=
+### Attention rollout
+
+One head is one step inside one layer. To see where "it" ends up drawing
 its information from across both layers, chain the layers {cite}`abnar2020quantifying`: in each
 layer average the heads, add the residual connection's "stay put" path (the identity),
 renormalise the rows, then multiply the layers:
