@@ -234,8 +234,8 @@ $$
 $R$ 的第 $i$ 列，就是第 $i$ 個詞在最上層用到各個輸入詞的比例（`lib.attention_rollout`）。
 展開圖的份量比單一個頭分散，所以它的三個畫面共用另一把尺：最深的藍，是兩句展開圖裡最大的那個值。
 
-下面的小工具可以切換句子（太大、太小、兩者之差），以及第幾層第幾個頭或展開圖。每一格都事先算好，網頁上不需要 Python 也能操作。
-想把英文句子的熱圖也放進來，在自己的 Jupyter 裡執行 `lib.figures.heatmaps.attention_widget(langs=("zh", "en"))`，就會多一排切換語言的按鈕。
+下面的小工具可以切換語言（同一個模型也讀英文句子）、句子（太大、太小、兩者之差），以及第幾層第幾個頭或展開圖。每一格都事先算好，網頁上不需要 Python 也能操作。
+比較兩種語言：同一個頭在中文句和英文句裡做的事，未必一樣。
 """,
     en=r"""
 ## 7.3 Attention is a clue, not an explanation
@@ -273,15 +273,14 @@ Row $i$ of $R$ is the share of each input token that token $i$ uses at the top
 three views share a scale of their own: the darkest blue is the largest value in the two
 sentences' rollouts.
 
-The widget below switches the sentence (too big, too small, or their difference) and the map (a
-layer's head, or the rollout). Every frame is precomputed, so it works on the website without
-Python. To put the Chinese sentences' heatmaps beside the English ones, run
-`lib.figures.heatmaps.attention_widget(langs=("en", "zh"))` in your own Jupyter: it adds a row of
-buttons that switch the language.
+The widget below switches the language (the same model also reads the Chinese sentences), the
+sentence (too big, too small, or their difference) and the map (a layer's head, or the rollout).
+Every frame is precomputed, so it works on the website without Python. Compare the two
+languages: the same head need not do the same thing in the Chinese and the English sentence.
 """,
 )
 
-ch.code("lib.figures.heatmaps.attention_widget()")
+ch.code('lib.figures.heatmaps.attention_widget(langs=(LANG, "en" if LANG == "zh" else "zh"))')
 
 ch.md(
     zh="""
