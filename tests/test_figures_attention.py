@@ -149,3 +149,14 @@ def test_pronoun_rows_draw_one_bar_per_token_and_label_the_nouns(lang):
         assert len(ax.texts) == 2                          # the two nouns' weights
     colours = {matplotlib.colors.to_hex(p.get_facecolor()) for p in fig.axes[0].patches}
     assert len(colours) == 3
+
+
+def test_scaling_frames_on_a_reused_figure_match_fresh_ones(lang):
+    """The widget redraws one figure per scaling setting; each frame must equal draw_scaling's,
+    pixel for pixel, whatever frame came before it (the histogram's height is rescaled)."""
+    from lib.widgets import figure_png
+
+    frames = F._ScalingFrames()
+    for d_k, scaled in [(256, False), (4, False), (64, True), (16, False), (4, True)]:
+        assert figure_png(frames.draw(d_k, scaled)) == figure_png(F.draw_scaling(d_k, scaled))
+    assert len(frames._figs) == 2
