@@ -18,3 +18,16 @@ settings.load_profile("book")
 def rng():
     """A fresh, seeded NumPy generator for each test."""
     return np.random.default_rng(20240601)
+
+
+@pytest.fixture(params=["zh", "en"])
+def lang(request):
+    """Run a figure test once per book language; restore English and close figures after."""
+    import matplotlib.pyplot as plt
+
+    import lib
+
+    lib.setup(request.param)
+    yield request.param
+    plt.close("all")
+    lib.setup("en")

@@ -12,14 +12,6 @@ import lib  # noqa: E402
 import lib.figures.block as B  # noqa: E402
 
 
-@pytest.fixture(params=["zh", "en"])
-def lang(request):
-    lib.setup(request.param)
-    yield request.param
-    lib.setup("en")
-    plt.close("all")
-
-
 def _toy_pair(lang, d=16, seed=0):
     """Two resolve()-like results from a random 2-layer encoder built from lib (same length,
     one word apart), so the layer-1 property can be tested without the shipped weights."""

@@ -12,24 +12,15 @@ import lib
 from lib import bpe as B
 from lib.figures import embeddings as F
 
+from figure_helpers import has_cjk as _has_cjk
+from figure_helpers import texts
+
+_texts = texts
+
+
+
 E = np.array([[0.9, 0.1, 0.4], [0.3, 0.8, 0.6], [0.2, 0.7, 0.5], [0.7, 0.4, 0.7]])
 TOKENS = ["獎盃", "行李箱", "它", "大"]
-
-
-@pytest.fixture(params=["zh", "en"])
-def lang(request):
-    lib.setup(request.param)
-    yield request.param
-    plt.close("all")
-    lib.setup("en")
-
-
-def _texts(fig):
-    return [t.get_text() for t in fig.findobj(matplotlib.text.Text)]
-
-
-def _has_cjk(s):
-    return any("\u4e00" <= c <= "\u9fff" for c in s)
 
 
 def test_tokens_draws_one_tile_per_token(lang):

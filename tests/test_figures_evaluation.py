@@ -13,27 +13,20 @@ import pytest
 import lib
 from lib.figures import evaluation as ev
 
+from figure_helpers import has_cjk as _has_cjk
+from figure_helpers import texts
+
+
+def _texts(fig):
+    return " ".join(texts(fig))
+
+
+
 P4 = [0.9, 0.5, 0.05, 0.6]            # the notes' example: perplexity ≈ 2.93
-
-
-@pytest.fixture(params=["zh", "en"])
-def lang(request):
-    lib.setup(request.param)
-    yield request.param
-    plt.close("all")
-    lib.setup("en")
 
 
 def _bars(ax):
     return [p for p in ax.patches if isinstance(p, matplotlib.patches.Rectangle) and p.get_fill()]
-
-
-def _texts(fig):
-    return " ".join(t.get_text() for t in fig.findobj(matplotlib.text.Text))
-
-
-def _has_cjk(s):
-    return any("\u4e00" <= c <= "\u9fff" for c in s)
 
 
 def test_neg_log_terms_are_the_notes_values():

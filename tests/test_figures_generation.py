@@ -13,28 +13,21 @@ import pytest
 import lib
 from lib.figures import contextual, generation
 
+from figure_helpers import has_cjk as _has_cjk
+from figure_helpers import texts
+
+
+def _texts(fig):
+    return " ".join(texts(fig))
+
+
+
 TOKENS_ZH = ["獎盃", "行李箱", "它", "大"]
 U = np.array([0.98, 0.76, 0.60, 1.06])        # the notes' scores u = h Eᵀ
 
 
-@pytest.fixture(params=["zh", "en"])
-def lang(request):
-    lib.setup(request.param)
-    yield request.param
-    plt.close("all")
-    lib.setup("en")
-
-
 def _heights(ax):
     return np.array([p.get_height() for p in ax.patches if p.get_fill()])
-
-
-def _texts(fig):
-    return " ".join(t.get_text() for t in fig.findobj(matplotlib.text.Text))
-
-
-def _has_cjk(s):
-    return any("\u4e00" <= c <= "\u9fff" for c in s)
 
 
 def test_scores_probs_draws_u_and_its_softmax(lang):

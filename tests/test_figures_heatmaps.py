@@ -14,23 +14,16 @@ import pytest
 import lib
 from lib.figures import heatmaps as hm
 
-TOKENS = ["獎盃", "放不進", "行李箱", "，", "因為", "它", "太", "大", "了"]
-
-
-@pytest.fixture(params=["zh", "en"])
-def lang(request):
-    lib.setup(request.param)
-    yield request.param
-    plt.close("all")
-    lib.setup("en")
+from figure_helpers import has_cjk as _has_cjk
+from figure_helpers import texts
 
 
 def _texts(fig):
-    return " ".join(t.get_text() for t in fig.findobj(matplotlib.text.Text))
+    return " ".join(texts(fig))
 
 
-def _has_cjk(s):
-    return any("\u4e00" <= c <= "\u9fff" for c in s)
+
+TOKENS = ["獎盃", "放不進", "行李箱", "，", "因為", "它", "太", "大", "了"]
 
 
 def _bars(ax):

@@ -11,24 +11,15 @@ import pytest
 import lib
 from lib.figures import positions as P
 
+from figure_helpers import has_cjk as _has_cjk
+from figure_helpers import texts
+
+_texts = texts
+
+
+
 X_IT = np.array([0.2, 0.7, 0.5])          # 它 in the notes' four-token E
 P11 = np.array([0.1, -0.2, 0.0])          # row 11 of the notes' E_pos
-
-
-@pytest.fixture(params=["zh", "en"])
-def lang(request):
-    lib.setup(request.param)
-    yield request.param
-    plt.close("all")
-    lib.setup("en")
-
-
-def _texts(fig):
-    return [t.get_text() for t in fig.findobj(matplotlib.text.Text)]
-
-
-def _has_cjk(s):
-    return any("\u4e00" <= c <= "\u9fff" for c in s)
 
 
 def test_bag_of_words_says_equal_only_for_equal_bags(lang):
