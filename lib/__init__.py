@@ -48,6 +48,10 @@ def __getattr__(name):
     if name in _LAZY:
         module = importlib.import_module(f".{name}", __name__)
         globals()[name] = module
+        if name in ("torch_mirror", "tiny_models"):
+            from .book import seed_torch
+
+            seed_torch()  # lib.setup left torch unseeded while it was not loaded
         return module
     raise AttributeError(f"module 'lib' has no attribute {name!r}")
 

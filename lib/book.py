@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -62,14 +63,23 @@ def setup(lang: str, seed: int = 0) -> None:
         raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
     _LANG = lang
     use_cjk_font()
+    global _SEED
+    _SEED = seed
     random.seed(seed)
     np.random.seed(seed)
-    try:
-        import torch
-    except ImportError:
-        pass
-    else:
-        torch.manual_seed(seed)
+    seed_torch()
+
+
+_SEED = 0
+
+
+def seed_torch() -> None:
+    """Seed torch with the book's seed, if torch is loaded: importing it costs a second or two,
+    so chapters that never use it don't pay; ``lib.torch_mirror`` and ``lib.tiny_models`` call
+    this when they load."""
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.manual_seed(_SEED)
 
 
 def current_lang() -> str:
