@@ -12,25 +12,16 @@ import lib
 import lib.widgets
 from lib.figures import attention as F
 
+from figure_helpers import has_cjk as _has_cjk
+from figure_helpers import texts
+
+_texts = texts
+
+
+
 K = np.array([[2.0, 1.0], [1.0, 0.0], [0.0, 1.0]])
 V = np.array([[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]])
 Q_IT = np.array([1.0, 2.0])
-
-
-@pytest.fixture(params=["zh", "en"])
-def lang(request):
-    lib.setup(request.param)
-    yield request.param
-    plt.close("all")
-    lib.setup("en")
-
-
-def _texts(fig):
-    return [t.get_text() for t in fig.findobj(matplotlib.text.Text)]
-
-
-def _has_cjk(s):
-    return any("\u4e00" <= c <= "\u9fff" for c in s)
 
 
 def test_worked_example_draws_the_notes_four_steps(lang):

@@ -13,21 +13,12 @@ import lib.widgets
 from lib.figures import attention as A
 from lib.figures import rope as F
 
+from figure_helpers import has_cjk as _has_cjk
+from figure_helpers import texts
 
-@pytest.fixture(params=["zh", "en"])
-def lang(request):
-    lib.setup(request.param)
-    yield request.param
-    plt.close("all")
-    lib.setup("en")
+_texts = texts
 
 
-def _texts(fig):
-    return [t.get_text() for t in fig.findobj(matplotlib.text.Text)]
-
-
-def _has_cjk(s):
-    return any("\u4e00" <= c <= "\u9fff" for c in s)
 
 
 def test_clock_hands_point_along_sin_cos(lang):
