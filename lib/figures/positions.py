@@ -97,8 +97,8 @@ def plot_seat(E_pos, x, token, seat):
                                      gridspec_kw={"width_ratios": [1, 1.5]})
     seen = 0 <= seat < n
     shown = np.vstack([E_pos, np.full((1, d), np.nan)])      # one row past the table
-    im = ax_t.imshow(shown, cmap="RdBu_r", vmin=-0.5, vmax=0.5, aspect="auto")
-    im.cmap.set_bad("#eeeeee")
+    cmap = plt.get_cmap("RdBu_r").with_extremes(bad="#eeeeee")  # the missing row: grey
+    ax_t.imshow(shown, cmap=cmap, vmin=-0.5, vmax=0.5, aspect="auto")
     ax_t.set_yticks(range(n + 1), [str(i) for i in range(n)] + [f"{n} ?"], fontsize=8)
     ax_t.set_xticks(range(d), [f"d{j + 1}" for j in range(d)], fontsize=8)
     ax_t.add_patch(plt.Rectangle((-0.5, seat - 0.5), d, 1, fill=False, edgecolor=_ORANGE,
