@@ -1,9 +1,10 @@
 """Attention against sequence length: the NumPy reference, the Torch mirror, torch's fused kernel.
 
-Each (implementation, N) runs in a fresh subprocess, so that its peak memory is its own: the
-peak resident set size after the run minus the one before it (on the CPU), or
-``torch.cuda.max_memory_allocated`` (on a GPU). Time is the median of several runs after a
-warm-up. ``d_k = 64``, one head, float32, no mask.
+Time: the three implementations run interleaved in one process, rep after rep, so that a busy
+moment of the machine hits all of them alike; the median of each after a warm-up. Peak memory:
+each (implementation, N) in a fresh subprocess, so that the peak is its own: the peak resident
+set size after the run minus the one before it (on the CPU), or growth of
+``torch.cuda.max_memory_allocated`` (on a GPU). ``d_k = 64``, one head, float32, no mask.
 
     python bench/attention.py                # N = 128 … 4096 on the CPU (and CUDA if present)
     python bench/attention.py --n 1024 --reps 20
@@ -57,6 +58,39 @@ print(json.dumps({{"seconds": statistics.median(times), "peak_bytes": max(peak, 
 """
 
 
+_TIMES = r"""
+import json, statistics, sys, time
+sys.path.insert(0, {root!r})
+import numpy as np, torch
+import lib, lib.torch_mirror as tm
+torch.set_num_threads({threads})
+N, d_k, reps, device = {n}, 64, {reps}, {device!r}
+rng = np.random.default_rng(0)
+Q, K, V = (rng.standard_normal((N, d_k)).astype(np.float32) for _ in range(3))
+Qt, Kt, Vt = (torch.from_numpy(a).to(device) for a in (Q, K, V))
+sync = (lambda: torch.cuda.synchronize()) if device == "cuda" else (lambda: None)
+runs = {{"torch_mirror": lambda: tm.scaled_dot_product_attention(Qt, Kt, Vt),
+        "torch_fused": lambda: torch.nn.functional.scaled_dot_product_attention(Qt[None], Kt[None], Vt[None])}}
+if device == "cpu":
+    runs["numpy"] = lambda: lib.scaled_dot_product_attention(Q, K, V)
+times = {{k: [] for k in runs}}
+with torch.inference_mode():
+    for run in runs.values():
+        run(); sync()
+    for _ in range(reps):          # interleaved: a slow moment of the machine hits every impl
+        for k, run in runs.items():
+            t0 = time.perf_counter(); run(); sync(); times[k].append(time.perf_counter() - t0)
+print(json.dumps({{k: statistics.median(v) for k, v in times.items()}}))
+"""
+
+
+def timings(n: int, reps: int, device: str, threads: int) -> dict:
+    """Median seconds of each implementation, timed in one process, runs interleaved."""
+    code = _TIMES.format(root=str(ROOT), n=n, reps=reps, device=device, threads=threads)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def measure(impl: str, n: int, reps: int, device: str, threads: int) -> dict:
     code = _CHILD.format(root=str(ROOT), impl=impl, n=n, reps=reps, device=device, threads=threads)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -73,11 +107,13 @@ def table(ns, reps, threads) -> list[dict]:
     rows = []
     for device in devices():
         for n in ns:
+            seconds = timings(n, reps, device, threads)
             for impl in IMPLS:
-                if impl == "numpy" and device != "cpu":
+                if impl not in seconds:
                     continue
-                r = measure(impl, n, reps, device, threads)
-                rows.append({"device": device, "N": n, "impl": impl, **r})
+                peak = measure(impl, n, 2, device, threads)["peak_bytes"]   # its own process
+                rows.append({"device": device, "N": n, "impl": impl,
+                             "seconds": seconds[impl], "peak_bytes": peak})
     return rows
 
 
