@@ -66,3 +66,78 @@ def main(reps: int = 20) -> dict:
     overall = statistics.median(rows.values()) if rows else float("nan")
     print(f"  median over widgets {overall:.1f} ms")
     return {"per_widget_ms": rows, "median_ms": overall}
+
+
+# the shown frame: a Stack draws only its selected child, so tell frames apart by their image
+_VISIBLE = """w => { const i = Array.from(w.querySelectorAll('img')).find(i => i.checkVisibility());
+                     return i ? i.src.length + ':' + i.src.slice(-48) : null; }"""
+
+
+_UPDATE = """async (w, [kind, i]) => {
+  const shown = () => { const im = Array.from(w.querySelectorAll('img')).find(x => x.checkVisibility());
+                        return im ? im.src : null; };
+  const before = shown();
+  const t0 = performance.now();
+  if (kind === 'slider') {
+    const key = i % 2 ? 'ArrowLeft' : 'ArrowRight', code = i % 2 ? 37 : 39;
+    w.querySelector('.noUi-handle, .slider-handle').dispatchEvent(
+      new KeyboardEvent('keydown', {key: key, code: key, keyCode: code, which: code, bubbles: true}));
+  } else {
+    const bs = w.querySelectorAll('.widget-toggle-buttons button');
+    bs[i % bs.length].click();
+  }
+  while (shown() === before && performance.now() - t0 < 2000)
+    await new Promise(r => requestAnimationFrame(r));
+  await new Promise(r => requestAnimationFrame(r));
+  return performance.now() - t0;
+}"""
+
+
+def browser(site: Path, reps: int = 20) -> dict:
+    """What a reader waits for: on the built site (no kernel), the time from a key press on a
+    widget's first control until another frame shows, in headless Chromium. The frames widget
+    answers the same way in a live kernel (the link is in the browser), so this is also its
+    live update. Polling adds a few milliseconds: the numbers are upper bounds."""
+    import functools
+    import http.server
+    import threading
+    import time
+
+    from playwright.sync_api import sync_playwright
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Quiet, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}"
+    rows = {}
+    flags = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+             "--disable-component-update", "--no-first-run", "--disable-sync"]
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=flags)
+        page = b.new_page()
+        for html in sorted((site / "en" / "chapters" / "en").glob("[0-9][0-9]-*.html")):
+            if "widget-view+json" not in html.read_text(encoding="utf-8"):
+                continue
+            page.goto(f"{base}/{html.relative_to(site).as_posix()}", wait_until="networkidle")
+            widget = page.locator(".frames-widget").first
+            widget.wait_for(state="visible", timeout=20000)
+            widget.scroll_into_view_if_needed()
+            handle = widget.locator(".noUi-handle, .slider-handle")
+            buttons = widget.locator(".widget-toggle-buttons button")
+            kind = "slider" if handle.count() else "buttons"
+            # timed inside the page: the event, the widget's own update, until the next frame is
+            # painted with the new image (no automation round trips in the number)
+            times = [widget.evaluate(_UPDATE, [kind, i]) / 1e3 for i in range(reps)]
+            rows[html.stem] = 1e3 * statistics.median(times)
+        b.close()
+    httpd.shutdown()
+    print(f"\n## Widget update in the browser, no kernel: key press → new frame (median of {reps}, ms)")
+    for name, ms in rows.items():
+        print(f"  {name:40} {ms:7.1f}  {'ok' if ms <= 100 else 'OVER'}")
+    overall = statistics.median(rows.values()) if rows else float("nan")
+    print(f"  median over widgets {overall:.1f} ms")
+    return {"per_widget_ms": rows, "median_ms": overall}
