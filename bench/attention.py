@@ -1,7 +1,7 @@
 """Attention against sequence length: the NumPy reference, the Torch mirror, torch's fused kernel.
 
-Time: the three implementations run interleaved in one process, rep after rep, so that a busy
-moment of the machine hits all of them alike; the median of each after a warm-up. Peak memory:
+Time: the Torch mirror and torch's fused kernel run interleaved in one process, rep after rep,
+so that a busy moment of the machine hits both alike (NumPy in a process of its own); the median of each after a warm-up. Peak memory:
 each (implementation, N) in a fresh subprocess, so that the peak is its own: the peak resident
 set size after the run minus the one before it (on the CPU), or growth of
 ``torch.cuda.max_memory_allocated`` (on a GPU). ``d_k = 64``, one head, float32, no mask.
@@ -70,9 +70,9 @@ Q, K, V = (rng.standard_normal((N, d_k)).astype(np.float32) for _ in range(3))
 Qt, Kt, Vt = (torch.from_numpy(a).to(device) for a in (Q, K, V))
 sync = (lambda: torch.cuda.synchronize()) if device == "cuda" else (lambda: None)
 runs = {{"torch_mirror": lambda: tm.scaled_dot_product_attention(Qt, Kt, Vt),
-        "torch_fused": lambda: torch.nn.functional.scaled_dot_product_attention(Qt[None], Kt[None], Vt[None])}}
-if device == "cpu":
-    runs["numpy"] = lambda: lib.scaled_dot_product_attention(Q, K, V)
+        "torch_fused": lambda: torch.nn.functional.scaled_dot_product_attention(Qt[None], Kt[None], Vt[None]),
+        "numpy": lambda: lib.scaled_dot_product_attention(Q, K, V)}}
+runs = {{k: v for k, v in runs.items() if k in {impls!r}}}
 times = {{k: [] for k in runs}}
 with torch.inference_mode():
     for run in runs.values():
@@ -84,9 +84,10 @@ print(json.dumps({{k: statistics.median(v) for k, v in times.items()}}))
 """
 
 
-def timings(n: int, reps: int, device: str, threads: int) -> dict:
+def timings(n: int, reps: int, device: str, threads: int, impls=IMPLS) -> dict:
     """Median seconds of each implementation, timed in one process, runs interleaved."""
-    code = _TIMES.format(root=str(ROOT), n=n, reps=reps, device=device, threads=threads)
+    code = _TIMES.format(root=str(ROOT), n=n, reps=reps, device=device, threads=threads,
+                         impls=tuple(impls))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -107,7 +108,11 @@ def table(ns, reps, threads) -> list[dict]:
     rows = []
     for device in devices():
         for n in ns:
-            seconds = timings(n, reps, device, threads)
+            # the two torch kernels interleaved, as a fair pair; NumPy on its own (OpenBLAS's
+            # spinning threads would otherwise steal the cores from torch's next call)
+            seconds = timings(n, reps, device, threads, ("torch_mirror", "torch_fused"))
+            if device == "cpu":
+                seconds |= timings(n, reps, device, threads, ("numpy",))
             for impl in IMPLS:
                 if impl not in seconds:
                     continue

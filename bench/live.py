@@ -60,7 +60,7 @@ def main(reps: int = 20) -> dict:
     for path in sorted((ROOT / "chapters" / "en").glob("[0-9][0-9]-*.ipynb")):
         for i, r in enumerate(measure(path, reps)):
             rows[f"{path.stem} widget {i + 1} ({', '.join(r['params'])}; {r['frames']} frames)"] = r["median_ms"]
-    print(f"\n## Live widget update: one redraw + PNG (median of {reps}, ms)")
+    print(f"\n## If a widget redrew its figure in the kernel instead: one redraw + PNG (median of {reps}, ms)")
     for name, ms in rows.items():
         print(f"  {name:70} {ms:7.1f}  {'ok' if ms <= 100 else 'OVER'}")
     overall = statistics.median(rows.values()) if rows else float("nan")
