@@ -41,6 +41,12 @@ def check_dim(name: str, got: int, expected: int, what: str) -> None:
         raise ValueError(f"{name}: {what} must be {int(expected)}, got {int(got)}")
 
 
+def check_projection(name: str, W_shape, X_shape) -> None:
+    """Refuse a projection matrix whose rows do not match the width ``d`` of ``X``."""
+    check_dim(name, W_shape[0], X_shape[-1], f"the number of rows (X is {fmt_shape(X_shape)}, "
+              f"so d = {X_shape[-1]}; {name} is {fmt_shape(W_shape)})")
+
+
 def check_shape(name: str, shape, expected, meaning: str = "") -> None:
     """Refuse an array whose shape is not exactly ``expected``."""
     if tuple(int(s) for s in shape) != tuple(int(s) for s in expected):

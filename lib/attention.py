@@ -151,9 +151,7 @@ def _check_projections(X, named):
     out = []
     for name, W in named:
         W = _v.as_array(W, name, ndims=2, meaning="[d, d_k]")
-        _v.check_dim(name, W.shape[0], X.shape[-1], f"the number of rows (X is "
-                     f"{_v.fmt_shape(X.shape)}, so d = {X.shape[-1]}; {name} is "
-                     f"{_v.fmt_shape(W.shape)})")
+        _v.check_projection(name, W.shape, X.shape)
         out.append(W)
     return X, out
 

@@ -58,6 +58,10 @@ class Chapter:
         """Code the book runs but does not show (glue, set-up of a figure)."""
         self.code(source, tags=["remove-input"])
 
+    def glue(self, source: str) -> None:
+        """A hidden cell of ``lib.glue`` calls; the closing ';' keeps its value off the page."""
+        self.hidden(_dedent(source).rstrip().rstrip(";") + ";")
+
     def bootstrap(self) -> None:
         self.cells.append(("code", {l: bootstrap_source(l) for l in LANGS}, ["bootstrap", "hide-input"]))
 

@@ -3,14 +3,7 @@ from nbgen import Chapter
 
 ch = Chapter("01-tokens-embeddings")
 
-
-def glue_cell(source):
-    """A hidden cell of glue calls; the final ';' keeps its value off the page."""
-    ch.hidden(source.rstrip().rstrip(";") + ";")
-
-
-def md(*, zh, en):
-    ch.md(zh=zh, en=en)      # nbgen joins wrapped Chinese lines
+md = ch.md  # tools/nbgen.py joins wrapped Chinese lines
 
 
 md(
@@ -201,7 +194,7 @@ print(len(tok.merges), "merges; vocabulary size", tok.vocab_size)
 """
 )
 
-glue_cell(
+ch.glue(
     """
 lib.glue("n_pairs", len(pairs))
 lib.glue("n_heldout", len(heldout))
@@ -290,7 +283,7 @@ assert "因為它太" in tok.pieces(zh)                   # a chunk is a run of 
 """
 )
 
-glue_cell(
+ch.glue(
     """
 lib.glue("n_tok_zh", len(ids_zh))
 lib.glue("n_tok_en", len(ids_en))
@@ -347,7 +340,7 @@ assert tok.truncated(steps[-1]).encode(zh) == ids_zh
 """
 )
 
-glue_cell(
+ch.glue(
     """
 lib.glue("bytes_zh_sentence", len(zh.encode("utf-8")))
 lib.glue("bytes_en_sentence", len(en.encode("utf-8")))
@@ -472,7 +465,7 @@ assert np.allclose(lib.one_hot([0, 2, 3], 4) @ E, lib.embed([0, 2, 3], E))
 """
 )
 
-glue_cell(
+ch.glue(
     """
 x_it = lib.embed(2, E)
 lib.glue("x_it", "[" + ", ".join(f"{v:.1f}" for v in x_it) + "]")
@@ -546,7 +539,7 @@ assert (X_big != X_small).any(axis=1).sum() == 1          # only 大/小 differs
 """
 )
 
-glue_cell(
+ch.glue(
     """
 lib.glue("corpus_vocab", int(lib.corpus.vocab_size()))
 """
@@ -613,7 +606,7 @@ print("characters     zh", chars[0], " en", chars[1])
 """
 )
 
-glue_cell(
+ch.glue(
     """
 (c_en_only, c_both, c_zh_only) = counts.values()
 lib.glue("cnt_both_zh", c_both[0]); lib.glue("cnt_both_en", c_both[1])
@@ -713,7 +706,7 @@ man" and "man bites dog" use the same three words.
 """,
 )
 
-glue_cell(
+ch.glue(
     """
 lib.glue("ex_params", 50_000 * 768)
 tok400 = lib.bpe.train_bpe(text, n_merges=400)          # exercise 3's answer

@@ -3,14 +3,7 @@ from nbgen import Chapter
 
 ch = Chapter("02-positions")
 
-
-def glue_cell(source):
-    """A hidden cell of glue calls; the final ';' keeps its value off the page."""
-    ch.hidden(source.rstrip().rstrip(";") + ";")
-
-
-def md(*, zh, en):
-    ch.md(zh=zh, en=en)      # nbgen joins wrapped Chinese lines
+md = ch.md  # tools/nbgen.py joins wrapped Chinese lines
 
 
 md(
@@ -201,7 +194,7 @@ assert not np.allclose(x_seat11, x_seat3)
 """
 )
 
-glue_cell(
+ch.glue(
     """
 def _vec(v):
     return "[" + ", ".join(f"{x:.1f}" for x in np.asarray(v) + 0.0) + "]"
@@ -332,7 +325,7 @@ assert np.allclose(cos[n_seen:], 1.0, atol=1e-4)
 """
 )
 
-glue_cell(
+ch.glue(
     """
 lib.glue("tiny_max_len", int(cfg.max_len))
 lib.glue("tiny_last_seat", int(cfg.max_len) - 1)
@@ -399,7 +392,7 @@ assert lib.corpus.tokenize(swapped, LANG) == swapped      # the swapped sentence
 """
 )
 
-glue_cell(
+ch.glue(
     """
 lib.glue("noun_a", a)
 lib.glue("noun_b", b)
@@ -439,7 +432,7 @@ for label, row in accuracy.items():
 """
 )
 
-glue_cell(
+ch.glue(
     """
 lib.glue("acc_pos_zh", accuracy[with_pos][langs["zh"]])
 lib.glue("acc_pos_en", accuracy[with_pos][langs["en"]])
@@ -496,7 +489,7 @@ assert np.isclose(n_big.probs[a], n_swap.probs[a]) and n_big.referent == n_swap.
 """
 )
 
-glue_cell(
+ch.glue(
     """
 lib.glue("pos_big_a", r_big.probs[a])
 lib.glue("pos_swap_b", r_swap.probs[b])
@@ -550,7 +543,7 @@ together does attention have enough to decide what "it" refers to.
 """,
 )
 
-glue_cell(
+ch.glue(
     """
 lib.glue("ex_pos_params", 512 * 768)
 X_expected = E[[0, 1, 2, 3]] + E_pos[:4]      # exercise 2's answer, kept out of its cell
